@@ -265,6 +265,8 @@ func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip s
 	mu.Lock()
 	defer mu.Unlock()
 	return resp, ip, func() {
+		// A short unread rest is drained so that the connection can be used again.
+		io.CopyN(io.Discard, resp.Body, 4<<10)
 		resp.Body.Close()
 		cancel()
 		release()
