@@ -56,7 +56,7 @@ type site struct {
 }
 
 // newSite starts a server on 127.0.0.1 whose robots.txt is served by robots (nil: 404).
-func newSite(t *testing.T, robots http.HandlerFunc) *site {
+func newSite(t testing.TB, robots http.HandlerFunc) *site {
 	t.Helper()
 	s := &site{mux: http.NewServeMux()}
 	s.mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
