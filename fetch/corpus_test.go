@@ -82,4 +82,8 @@ func TestExtractorsAgreeOnCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("identical bodies on %d of %d pages", identical, len(pages))
+	// Measured: 40 of 40. A change that makes more than two pages differ is a regression.
+	if identical < len(pages)-2 {
+		t.Errorf("the extractors give identical bodies on only %d of %d pages", identical, len(pages))
+	}
 }

@@ -53,6 +53,7 @@ type site struct {
 	robotsHits   atomic.Int32
 	inFlight     atomic.Int32
 	peakInFlight atomic.Int32
+	newConns     atomic.Int32
 }
 
 // newSite starts a server on 127.0.0.1 whose robots.txt is served by robots (nil: 404).
@@ -67,13 +68,19 @@ func newSite(t testing.TB, robots http.HandlerFunc) *site {
 		}
 		robots(w, r)
 	})
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := s.inFlight.Add(1)
 		defer s.inFlight.Add(-1)
 		for p := s.peakInFlight.Load(); n > p && !s.peakInFlight.CompareAndSwap(p, n); p = s.peakInFlight.Load() {
 		}
 		s.mux.ServeHTTP(w, r)
 	}))
+	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			s.newConns.Add(1)
+		}
+	}
+	s.Start()
 	t.Cleanup(s.Close)
 	return s
 }

@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"sync"
 	"testing"
@@ -179,15 +178,6 @@ func TestRobotsCacheExpires(t *testing.T) {
 func TestFetchersShareNothing(t *testing.T) {
 	s := newSite(t, nil)
 	s.mux.HandleFunc("/x", page("<p>x</p>"))
-	var mu sync.Mutex
-	conns := map[string]bool{}
-	s.Config.ConnState = func(c net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			mu.Lock()
-			conns[c.RemoteAddr().String()] = true
-			mu.Unlock()
-		}
-	}
 	u := "http://" + s.host("a.test") + "/x"
 	for range 2 {
 		f := New(testConfig())
@@ -197,12 +187,10 @@ func TestFetchersShareNothing(t *testing.T) {
 			}
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	if got := s.robotsHits.Load(); got != 2 {
 		t.Errorf("robots.txt fetched %d times by two fetchers, want 2", got)
 	}
-	if len(conns) != 2 {
-		t.Errorf("%d connections for two fetchers making 4 requests each, want 2 (one each, reused)", len(conns))
+	if got := s.newConns.Load(); got != 2 {
+		t.Errorf("%d connections for two fetchers making 3 requests each, want 2 (one each, reused)", got)
 	}
 }
