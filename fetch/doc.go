@@ -1,0 +1,36 @@
+// Package fetch fetches public web pages and reads their visible text, for checking quotes
+// at their source.
+//
+// A [Fetcher] opens only what is public (DESIGN.md §2, law 2):
+//
+//   - http and https only, no credentials in the URL, ports 80 and 443 (Config.Ports);
+//   - every address actually dialled is checked in the dialer's Control hook, after name
+//     resolution, so DNS rebinding cannot lead past it: loopback, private, link-local
+//     (169.254.169.254 too), CGNAT, multicast, reserved and documentation ranges and every
+//     IPv6 form of them (unique-local, link-local, IPv4-mapped, IPv4-compatible, NAT64,
+//     6to4, Teredo) are refused unless Config.Allow (the --fetch-allow flag, see
+//     [ParseAllow]) opens them;
+//   - login-walled hosts (Config.LoginWalled, [DefaultLoginWalled]) are never fetched, on
+//     the first URL or any redirect hop; 401 and 403 mean "needs a login";
+//   - robots.txt is obeyed per RFC 9309 on every hop, and when it cannot be read (5xx,
+//     429, timeout, network error, more than 5 redirects) the origin is closed;
+//   - at most 3 redirects, each hop checked again; loops end with [KindRedirectLoop].
+//
+// Limits: a byte cap after decompression (the body is cut and marked truncated), a timeout
+// per hop that also bounds the body read (cutting off slow drips) and one for the whole
+// fetch, HTML/XHTML/plain text only, no proxy, no cookies, no Authorization header. Each
+// host sees one request at a time, spaced by Config.MinDelay or its robots.txt Crawl-delay
+// (capped); Config.Concurrency bounds requests in flight and Config.URLBudget the requests
+// for one URL.
+//
+// A [Result] carries what the ledger stores as evidence: the raw body and its SHA-256, the
+// final URL, every hop with status and dialled IP, the content type, the fetch time and the
+// truncation flag. Failures are a *[Error] with a [Kind] and a Reason in plain words.
+//
+// [ExtractDOM] and [ExtractTokens] read a body's visible text with separate code (a tree
+// walk over goquery's document, and a single pass over the x/net/html tokenizer), so two
+// verifiers never share an extraction bug. Both decode the charset first (a BOM, then valid
+// UTF-8 whatever is declared, then the declared charset, then windows-1252), drop what is
+// not seen, and fail with [ErrCharset] or [ErrNoText] when a page's text cannot be read;
+// [Result.Extract] adds [ErrTruncated] for a body cut at the cap.
+package fetch
