@@ -1,0 +1,424 @@
+package fetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// maxRedirects is the most redirect hops a fetch follows (DESIGN.md §2, law 2).
+const maxRedirects = 3
+
+// maxRobotsRedirects is the most redirects followed to reach a robots.txt (RFC 9309 §2.3.1.2).
+const maxRobotsRedirects = 5
+
+// Fetcher fetches public pages. It is safe for concurrent use. Each Fetcher has its own
+// HTTP client, connections, robots.txt cache and politeness state, and no cookie jar.
+type Fetcher struct {
+	cfg    Config
+	client *http.Client
+	polite *polite
+
+	robotsMu sync.Mutex
+	robots   map[string]*robotsEntry
+
+	budgetMu sync.Mutex
+	budget   map[string]int
+}
+
+type robotsEntry struct {
+	mu      sync.Mutex
+	rules   *robotsRules
+	expires time.Time
+}
+
+// Hop is one request made during a fetch.
+type Hop struct {
+	URL    string
+	Status int
+	IP     string // the address dialled, without port
+}
+
+// Result is a fetched page with everything needed to keep it as evidence.
+type Result struct {
+	RequestedURL, FinalURL string
+	Hops                   []Hop  // every request made for the page, in order (robots.txt not included)
+	IP                     string // address dialled for the final response
+	Status                 int
+	ContentType            string // as sent, or as sniffed when the server sent none
+	Body                   []byte // raw bytes as received, after content-encoding decompression
+	SHA256                 string // lowercase hex of Body
+	FetchedAt              time.Time
+	Truncated              bool // Body was cut at Config.MaxBytes
+}
+
+// New returns a Fetcher for cfg, with the defaults of [Config] for its zero values.
+func New(cfg Config) *Fetcher {
+	cfg = cfg.withDefaults()
+	d := newDialer(guard{allow: cfg.Allow, ports: cfg.Ports}, cfg.Resolver)
+	tr := &http.Transport{
+		Proxy:                  nil,
+		DialContext:            d.DialContext,
+		ForceAttemptHTTP2:      true,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ResponseHeaderTimeout:  cfg.HopTimeout,
+		MaxIdleConns:           64,
+		MaxIdleConnsPerHost:    2,
+		IdleConnTimeout:        30 * time.Second,
+		MaxResponseHeaderBytes: 64 << 10,
+	}
+	return &Fetcher{
+		cfg: cfg,
+		client: &http.Client{
+			Transport: tr,
+			// Redirects are followed by Fetch itself, so that every hop is checked.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		polite: newPolite(cfg.MinDelay, cfg.MaxCrawlDelay, cfg.Concurrency),
+		robots: map[string]*robotsEntry{},
+		budget: map[string]int{},
+	}
+}
+
+// Fetch gets the public page at rawURL, following at most 3 redirects and checking each hop
+// for scheme, credentials, login wall, robots.txt and (when dialling) address.
+//
+// On failure it returns a *[Error] saying why; when the server answered (an error status, an
+// unsupported type, a body that timed out) it returns the *Result too, with its hops. A body
+// longer than Config.MaxBytes is not an error: it is cut and Result.Truncated is set.
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.TotalTimeout)
+	defer cancel()
+	res := &Result{RequestedURL: rawURL}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, &Error{Kind: KindBadURL, URL: rawURL, Reason: "the URL cannot be parsed; check it was copied whole", Err: err}
+	}
+	seen := map[string]bool{}
+	for redirects := 0; ; redirects++ {
+		u.Fragment, u.RawFragment = "", ""
+		here := u.String()
+		if err := f.checkHop(ctx, u); err != nil {
+			return resultOrNil(res), err
+		}
+		seen[here] = true
+		if err := f.spend(here); err != nil {
+			return resultOrNil(res), err
+		}
+		resp, ip, done, err := f.do(ctx, u)
+		if err != nil {
+			return resultOrNil(res), f.requestError(ctx, here, err)
+		}
+		res.Hops = append(res.Hops, Hop{URL: here, Status: resp.StatusCode, IP: ip})
+		if isRedirect(resp.StatusCode) && resp.Header.Get("Location") != "" {
+			loc := resp.Header.Get("Location")
+			done()
+			next, err := u.Parse(loc)
+			if err != nil {
+				return res, &Error{Kind: KindBadURL, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("the redirect target %q cannot be parsed", loc), Err: err}
+			}
+			next.Fragment, next.RawFragment = "", ""
+			if seen[next.String()] {
+				return res, &Error{Kind: KindRedirectLoop, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("the redirect to %s goes back to a page already visited; the site is misconfigured", next)}
+			}
+			if redirects == maxRedirects {
+				return res, &Error{Kind: KindTooManyRedirects, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("more than %d redirects; open the last URL by hand if it matters", maxRedirects)}
+			}
+			u = next
+			continue
+		}
+		err = f.finish(res, u, resp, ip)
+		done()
+		return res, err
+	}
+}
+
+// finish fills res from the final response and reads the body.
+func (f *Fetcher) finish(res *Result, u *url.URL, resp *http.Response, ip string) error {
+	here := u.String()
+	res.FinalURL, res.Status, res.IP = here, resp.StatusCode, ip
+	res.ContentType = resp.Header.Get("Content-Type")
+	res.FetchedAt = f.cfg.Now().UTC()
+	if err := statusError(here, resp.StatusCode); err != nil {
+		return err
+	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !resp.Uncompressed && !strings.EqualFold(ce, "identity") {
+		return &Error{Kind: KindUnsupportedType, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("the body is compressed as %q, which cannot be decoded", ce)}
+	}
+	if res.ContentType != "" {
+		if err := checkType(here, res.ContentType); err != nil {
+			return err
+		}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, f.cfg.MaxBytes+1))
+	if err != nil {
+		return f.bodyError(here, err)
+	}
+	if int64(len(body)) > f.cfg.MaxBytes {
+		body, res.Truncated = body[:f.cfg.MaxBytes], true
+	}
+	if res.ContentType == "" {
+		res.ContentType = http.DetectContentType(body)
+		if err := checkType(here, res.ContentType); err != nil {
+			return err
+		}
+	}
+	sum := sha256.Sum256(body)
+	res.Body, res.SHA256 = body, hex.EncodeToString(sum[:])
+	return nil
+}
+
+// checkHop refuses a URL before any request is made for it: scheme, credentials, login wall,
+// robots.txt.
+func (f *Fetcher) checkHop(ctx context.Context, u *url.URL) error {
+	here := u.String()
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return &Error{Kind: KindBadURL, URL: here, Reason: fmt.Sprintf("scheme %q is not fetched; only http and https pages are", u.Scheme)}
+	}
+	if u.User != nil {
+		return &Error{Kind: KindBadURL, URL: here, Reason: "the URL carries credentials; only public pages are fetched"}
+	}
+	if u.Hostname() == "" {
+		return &Error{Kind: KindBadURL, URL: here, Reason: "the URL has no host"}
+	}
+	if w := f.loginWall(u.Hostname()); w != "" {
+		return &Error{Kind: KindLoginWall, URL: here, Reason: fmt.Sprintf("%s pages need a login; a person must open this one by hand", w)}
+	}
+	rules := f.robotsFor(ctx, u)
+	if p := u.EscapedPath() + query(u); !rules.allowed(p) {
+		reason := fmt.Sprintf("robots.txt of %s closes %s to %q", origin(u), p, f.cfg.ProductToken)
+		if rules.closed != "" {
+			reason = rules.closed + "; when in doubt the page is not fetched"
+		}
+		return &Error{Kind: KindRobots, URL: here, Reason: reason}
+	}
+	return nil
+}
+
+// loginWall returns the configured login-walled host that host is or is under, or "".
+func (f *Fetcher) loginWall(host string) string {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	for _, w := range f.cfg.LoginWalled {
+		w = strings.TrimSuffix(strings.ToLower(w), ".")
+		if host == w || strings.HasSuffix(host, "."+w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// spend counts one request for the URL against its budget.
+func (f *Fetcher) spend(u string) error {
+	f.budgetMu.Lock()
+	defer f.budgetMu.Unlock()
+	if f.budget[u] >= f.cfg.URLBudget {
+		return &Error{Kind: KindBudget, URL: u, Reason: fmt.Sprintf("this URL was already requested %d times by this fetcher", f.budget[u])}
+	}
+	f.budget[u]++
+	return nil
+}
+
+// do sends one GET, in its turn for the host and within the hop timeout. done closes the body
+// and gives the turn back; the body must be read before done is called.
+func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip string, done func(), err error) {
+	release, err := f.polite.acquire(ctx, strings.ToLower(u.Hostname()))
+	if err != nil {
+		return nil, "", nil, err
+	}
+	hctx, cancel := context.WithTimeout(ctx, f.cfg.HopTimeout)
+	var mu sync.Mutex
+	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		if h, _, err := net.SplitHostPort(info.Conn.RemoteAddr().String()); err == nil {
+			mu.Lock()
+			ip = h
+			mu.Unlock()
+		}
+	}}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(hctx, trace), http.MethodGet, u.String(), nil)
+	if err != nil {
+		cancel()
+		release()
+		return nil, "", nil, err
+	}
+	req.Header.Set("User-Agent", f.cfg.UserAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
+	resp, err = f.client.Do(req)
+	if err != nil {
+		cancel()
+		release()
+		return nil, "", nil, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return resp, ip, func() {
+		resp.Body.Close()
+		cancel()
+		release()
+	}, nil
+}
+
+// requestError turns a failed request into an *Error.
+func (f *Fetcher) requestError(ctx context.Context, u string, err error) error {
+	var be *blockedError
+	switch {
+	case errors.As(err, &be):
+		return &Error{Kind: KindBlockedAddress, URL: u, Reason: be.Error(), Err: err}
+	case ctx.Err() != nil:
+		return &Error{Kind: KindTimeout, URL: u, Reason: fmt.Sprintf("the fetch took longer than %s in all", f.cfg.TotalTimeout), Err: err}
+	case isTimeout(err):
+		return &Error{Kind: KindTimeout, URL: u, Reason: fmt.Sprintf("the server did not answer within %s", f.cfg.HopTimeout), Err: err}
+	}
+	return &Error{Kind: KindNetwork, URL: u, Reason: "the server could not be reached: " + err.Error(), Err: err}
+}
+
+// bodyError turns a failed body read into an *Error.
+func (f *Fetcher) bodyError(u string, err error) error {
+	if isTimeout(err) {
+		return &Error{Kind: KindTimeout, URL: u, Reason: fmt.Sprintf("the body did not arrive in time (a request may take %s, a fetch %s)", f.cfg.HopTimeout, f.cfg.TotalTimeout), Err: err}
+	}
+	return &Error{Kind: KindNetwork, URL: u, Reason: "the body could not be read: " + err.Error(), Err: err}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
+
+func isRedirect(code int) bool {
+	switch code {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// statusError returns the *Error for a final status that is not a page, or nil for 2xx.
+func statusError(u string, code int) error {
+	switch {
+	case code >= 200 && code < 300:
+		return nil
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		return &Error{Kind: KindNeedsLogin, URL: u, Status: code, Reason: fmt.Sprintf("the server answered %d %s: the page needs a login, so it is not public", code, http.StatusText(code))}
+	case code == http.StatusNotFound || code == http.StatusGone:
+		return &Error{Kind: KindGone, URL: u, Status: code, Reason: fmt.Sprintf("the server answered %d %s: the page is not there", code, http.StatusText(code))}
+	}
+	return &Error{Kind: KindHTTPStatus, URL: u, Status: code, Reason: fmt.Sprintf("the server answered %d %s instead of a page", code, http.StatusText(code))}
+}
+
+// checkType accepts HTML, XHTML and plain text.
+func checkType(u, contentType string) error {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return &Error{Kind: KindUnsupportedType, URL: u, Reason: fmt.Sprintf("the content type %q cannot be read", contentType), Err: err}
+	}
+	switch mt {
+	case "text/html", "application/xhtml+xml", "text/plain":
+		return nil
+	}
+	return &Error{Kind: KindUnsupportedType, URL: u, Reason: fmt.Sprintf("the content type is %s; only HTML, XHTML and plain text pages are read", mt)}
+}
+
+// resultOrNil returns res when a request was made for it, so that callers see the hops.
+func resultOrNil(res *Result) *Result {
+	if len(res.Hops) == 0 {
+		return nil
+	}
+	return res
+}
+
+func origin(u *url.URL) string { return u.Scheme + "://" + strings.ToLower(u.Host) }
+
+func query(u *url.URL) string {
+	if u.RawQuery == "" && !u.ForceQuery {
+		return ""
+	}
+	return "?" + u.RawQuery
+}
+
+// robotsFor returns the cached robots.txt rules of u's origin, fetching them when missing or
+// expired. Concurrent fetches for one origin wait for a single robots.txt request.
+func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) *robotsRules {
+	key := origin(u)
+	f.robotsMu.Lock()
+	e := f.robots[key]
+	if e == nil {
+		e = &robotsEntry{}
+		f.robots[key] = e
+	}
+	f.robotsMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := f.cfg.Now()
+	if e.rules != nil && now.Before(e.expires) {
+		return e.rules
+	}
+	rules := f.fetchRobots(ctx, u)
+	ttl := f.cfg.RobotsTTL
+	if rules.closed != "" {
+		ttl = min(ttl, DefaultRobotsErrorTTL)
+	} else {
+		f.polite.setCrawlDelay(strings.ToLower(u.Hostname()), rules.crawlDelay)
+	}
+	e.rules, e.expires = rules, now.Add(ttl)
+	return rules
+}
+
+// fetchRobots reads the robots.txt of u's origin per RFC 9309 §2.3.1: up to 5 redirects;
+// 4xx (but 429) means no rules; 429, 5xx, network errors and timeouts close the origin.
+func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) *robotsRules {
+	target := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
+	for range maxRobotsRedirects + 1 {
+		if target.Scheme != "http" && target.Scheme != "https" {
+			return closedRobots(fmt.Sprintf("robots.txt of %s redirects to a %s: URL", origin(u), target.Scheme))
+		}
+		resp, _, done, err := f.do(ctx, target)
+		if err != nil {
+			return closedRobots(fmt.Sprintf("robots.txt of %s could not be fetched (%v)", origin(u), err))
+		}
+		code := resp.StatusCode
+		switch {
+		case code >= 200 && code < 300:
+			body, err := io.ReadAll(io.LimitReader(resp.Body, maxRobotsBytes+1))
+			done()
+			if err != nil {
+				return closedRobots(fmt.Sprintf("robots.txt of %s could not be read (%v)", origin(u), err))
+			}
+			if len(body) > maxRobotsBytes {
+				// Parse what fits; the last, partial line is dropped.
+				body = body[:maxRobotsBytes]
+				if i := strings.LastIndexAny(string(body), "\r\n"); i >= 0 {
+					body = body[:i]
+				}
+			}
+			return parseRobots(body, f.cfg.ProductToken)
+		case isRedirect(code) && resp.Header.Get("Location") != "":
+			next, err := target.Parse(resp.Header.Get("Location"))
+			done()
+			if err != nil {
+				return closedRobots(fmt.Sprintf("robots.txt of %s redirects to an unreadable URL", origin(u)))
+			}
+			target = next
+		case code == http.StatusTooManyRequests:
+			done()
+			return closedRobots(fmt.Sprintf("robots.txt of %s answered 429 Too Many Requests", origin(u)))
+		case code >= 400 && code < 500:
+			done()
+			return parseRobots(nil, f.cfg.ProductToken)
+		default:
+			done()
+			return closedRobots(fmt.Sprintf("robots.txt of %s answered %d %s", origin(u), code, http.StatusText(code)))
+		}
+	}
+	return closedRobots(fmt.Sprintf("robots.txt of %s redirects more than %d times", origin(u), maxRobotsRedirects))
+}
