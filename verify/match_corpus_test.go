@@ -13,6 +13,8 @@ import (
 	"unicode"
 
 	"golang.org/x/net/html"
+
+	"evidenceledger/fetch"
 )
 
 // corpusPages is where the saved corpus pages lie, seen from this package's directory.
@@ -424,5 +426,56 @@ func TestCorpusTrapQuotesInParagraphs(t *testing.T) {
 		if m.Found {
 			t.Logf("%s (%s): tier %v: %q", c.Page, c.Why, m.Tier, text[m.Spans[0].Start:m.Spans[len(m.Spans)-1].End])
 		}
+	}
+}
+
+// TestCorpusQuotes looks for every case of testdata/quotes/corpus.jsonl and
+// corpus-traps.jsonl in the body text that each of the two fetch extractors reads from the
+// saved page: found quotes must be found, altered copies must not.
+func TestCorpusQuotes(t *testing.T) {
+	corpusPageNames(t)
+	cases := append(readJSONL[corpusQuote](t, "corpus.jsonl"), readJSONL[corpusQuote](t, "corpus-traps.jsonl")...)
+	extractors := []struct {
+		name    string
+		extract func([]byte, string) (fetch.Text, error)
+	}{
+		{"dom", fetch.ExtractDOM},
+		{"tokens", fetch.ExtractTokens},
+	}
+	for _, ex := range extractors {
+		t.Run(ex.name, func(t *testing.T) {
+			bodies := map[string]string{}
+			tiers := map[Tier]int{}
+			for _, c := range cases {
+				body, ok := bodies[c.Page]
+				if !ok {
+					raw, err := os.ReadFile(filepath.Join(corpusPages, c.Page))
+					if err != nil {
+						t.Fatal(err)
+					}
+					text, err := ex.extract(raw, "text/html")
+					if err != nil {
+						t.Fatalf("%s: extract: %v", c.Page, err)
+					}
+					body = text.Body
+					bodies[c.Page] = body
+				}
+				m, err := MatchQuote(body, c.Quote)
+				if err != nil {
+					t.Fatalf("%s: %q: %v", c.Page, c.Quote, err)
+				}
+				if m.Found != c.Found {
+					t.Errorf("%s: %q (%s): found %v, want %v", c.Page, c.Quote, c.Why, m.Found, c.Found)
+					continue
+				}
+				if m.Found {
+					tiers[m.Tier]++
+					if !strings.Contains(m.Excerpt, body[m.Spans[0].Start:m.Spans[len(m.Spans)-1].End]) {
+						t.Errorf("%s: excerpt %q lacks the matched text", c.Page, m.Excerpt)
+					}
+				}
+			}
+			t.Logf("%d cases over %d pages; found quotes by tier: %v", len(cases), len(bodies), tiers)
+		})
 	}
 }
