@@ -94,15 +94,17 @@ func foldText(s string, t Tier, track bool) folded {
 // produced, and writes the result.
 func (f *folder) emit(r rune, a, b int) {
 	t := f.tier
-	if t >= TierPunctuation {
-		if p, ok := punctuation[r]; ok {
-			r = p
+	if r >= utf8.RuneSelf {
+		if t >= TierPunctuation {
+			if p, ok := punctuation[r]; ok {
+				r = p
+			}
+		}
+		if t >= TierInvisible && isInvisible(r) {
+			return
 		}
 	}
-	if t >= TierInvisible && isInvisible(r) {
-		return
-	}
-	if unicode.IsSpace(r) {
+	if isSpace(r) {
 		if !f.pendingSpace {
 			f.pendingSpace = true
 			f.spaceA, f.spaceB = a, b
@@ -122,21 +124,41 @@ func (f *folder) emit(r rune, a, b int) {
 		}
 	}
 	if t >= TierCase {
-		for _, c := range foldCase(r, f.caseBuf[:0]) {
-			f.put(c, a, b)
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+		} else {
+			for _, c := range foldCase(r, f.caseBuf[:0]) {
+				f.put(c, a, b)
+			}
+			return
 		}
-		return
 	}
 	f.put(r, a, b)
 }
 
+// isSpace is unicode.IsSpace with a fast path for ASCII.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || '\t' <= r && r <= '\r'
+	}
+	return unicode.IsSpace(r)
+}
+
 // put writes r and maps each of its bytes to the source bytes [a, b).
 func (f *folder) put(r rune, a, b int) {
-	n := len(f.out)
-	f.out = utf8.AppendRune(f.out, r)
 	f.last = r
+	n := 1
+	if r < utf8.RuneSelf {
+		f.out = append(f.out, byte(r))
+	} else {
+		k := len(f.out)
+		f.out = utf8.AppendRune(f.out, r)
+		n = len(f.out) - k
+	}
 	if f.track {
-		for range len(f.out) - n {
+		for range n {
 			f.start = append(f.start, int32(a))
 			f.end = append(f.end, int32(b))
 		}
