@@ -145,7 +145,7 @@ func MatchQuote(pageText, quote string) (Match, error) {
 }
 
 // ellipsis matches the ellipsis markers that split a quote, with any brackets around them.
-var ellipsis = regexp.MustCompile(`[\[(]\s*(?:…|\.\s?\.\s?\.)\s*[\])]|…|\.\.\.+|\. \. \.`)
+var ellipsis = regexp.MustCompile(`[\[(]\s*(?:…|\.(?:\s?\.){2,})\s*[\])]|…|\.\.\.+|\. \. \.`)
 
 // splitQuote trims the quote and splits it at ellipses into non-empty parts.
 func splitQuote(quote string) ([]string, error) {

@@ -53,7 +53,7 @@ func FuzzMatchQuote(f *testing.F) {
 	for _, s := range readJSONL[quoteSeed](f, "seeds.jsonl") {
 		f.Add(s.Page, s.Quote)
 	}
-	for _, c := range readJSONL[corpusQuote](f, "corpus.jsonl") {
+	for _, c := range append(readJSONL[corpusQuote](f, "corpus.jsonl"), readJSONL[corpusQuote](f, "corpus-traps.jsonl")...) {
 		f.Add("Some page text before. "+c.Quote+" And after.", c.Quote)
 	}
 	f.Fuzz(func(t *testing.T, page, quote string) {
