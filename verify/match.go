@@ -1,8 +1,8 @@
 // Package verify checks citations against their sources.
 //
-// This file holds quote matching: [MatchQuote] looks for a quote in the visible text of a
-// page, folding both in [Tier]s, and reports the page's own words around the match. See
-// docs/matching.md for the rules and the figures.
+// Quote matching: [MatchQuote] looks for a quote in the visible text of a page, folding both
+// in [Tier]s, and reports the page's own words around the match, or a [Hint] when the quote
+// is not there. docs/matching.md gives the rules and the figures.
 package verify
 
 import (
