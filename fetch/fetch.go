@@ -196,6 +196,9 @@ func (f *Fetcher) checkHop(ctx context.Context, u *url.URL) error {
 		return &Error{Kind: KindLoginWall, URL: here, Reason: fmt.Sprintf("%s pages need a login; a person must open this one by hand", w)}
 	}
 	rules := f.robotsFor(ctx, u)
+	if rules.blocked != nil {
+		return &Error{Kind: KindBlockedAddress, URL: here, Reason: rules.blocked.Error(), Err: rules.blocked}
+	}
 	if p := u.EscapedPath() + query(u); !rules.allowed(p) {
 		reason := fmt.Sprintf("robots.txt of %s closes %s to %q", origin(u), p, f.cfg.ProductToken)
 		if rules.closed != "" {
@@ -262,6 +265,8 @@ func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip s
 	mu.Lock()
 	defer mu.Unlock()
 	return resp, ip, func() {
+		// A short unread rest is drained so that the connection can be used again.
+		io.CopyN(io.Discard, resp.Body, 4<<10)
 		resp.Body.Close()
 		cancel()
 		release()
@@ -384,6 +389,12 @@ func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) *robotsRules {
 		}
 		resp, _, done, err := f.do(ctx, target)
 		if err != nil {
+			var be *blockedError
+			if errors.As(err, &be) {
+				r := closedRobots(be.Error())
+				r.blocked = be
+				return r
+			}
 			return closedRobots(fmt.Sprintf("robots.txt of %s could not be fetched (%v)", origin(u), err))
 		}
 		code := resp.StatusCode

@@ -26,7 +26,10 @@ const maxRobotsBytes = 500 << 10
 // regular expression, not of the rule.
 type robotsRules struct {
 	// closed, when not "", says why the whole origin is closed (robots.txt unreadable).
-	closed     string
+	closed string
+	// blocked is set when robots.txt could not be fetched because the address guard
+	// refused the origin's address.
+	blocked    *blockedError
 	rules      []robotsRule
 	wildcards  bool
 	data       *robotstxt.RobotsData

@@ -1,0 +1,293 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// testResolver maps every name ending in ".test" to 127.0.0.1 and "evil.test" to a chosen
+// address, standing in for DNS.
+type testResolver struct{ evil netip.Addr }
+
+func (r testResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	switch {
+	case host == "evil.test" && r.evil.IsValid():
+		return []netip.Addr{r.evil}, nil
+	case strings.HasSuffix(host, ".test"):
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+
+// testConfig is a Config for loopback servers: no politeness delay, short timeouts.
+func testConfig() Config {
+	return Config{
+		Allow:        loopback,
+		MinDelay:     -1,
+		HopTimeout:   2 * time.Second,
+		TotalTimeout: 5 * time.Second,
+		Resolver:     testResolver{},
+		URLBudget:    10,
+	}
+}
+
+// site is a test server with a robots.txt and pages.
+type site struct {
+	*httptest.Server
+	mux          *http.ServeMux
+	robotsHits   atomic.Int32
+	inFlight     atomic.Int32
+	peakInFlight atomic.Int32
+}
+
+// newSite starts a server on 127.0.0.1 whose robots.txt is served by robots (nil: 404).
+func newSite(t *testing.T, robots http.HandlerFunc) *site {
+	t.Helper()
+	s := &site{mux: http.NewServeMux()}
+	s.mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		s.robotsHits.Add(1)
+		if robots == nil {
+			http.NotFound(w, r)
+			return
+		}
+		robots(w, r)
+	})
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := s.inFlight.Add(1)
+		defer s.inFlight.Add(-1)
+		for p := s.peakInFlight.Load(); n > p && !s.peakInFlight.CompareAndSwap(p, n); p = s.peakInFlight.Load() {
+		}
+		s.mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// host returns the site's address under a .test name.
+func (s *site) host(name string) string {
+	return name + ":" + s.URL[strings.LastIndexByte(s.URL, ':')+1:]
+}
+
+func robotsText(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, body)
+	}
+}
+
+func page(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, body)
+	}
+}
+
+func redirect(to string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusFound) }
+}
+
+func TestFetchPage(t *testing.T) {
+	s := newSite(t, robotsText("User-agent: *\nDisallow: /private\n"))
+	var gotUA, gotAuth, gotCookie string
+	const html = "<html><head><title>T</title></head><body><p>Hello</p></body></html>"
+	s.mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		gotUA, gotAuth, gotCookie = r.UserAgent(), r.Header.Get("Authorization"), r.Header.Get("Cookie")
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: "x"})
+		page(html)(w, r)
+	})
+	cfg := testConfig()
+	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.FixedZone("X", 3600))
+	cfg.Now = func() time.Time { return at }
+	f := New(cfg)
+	for range 2 {
+		res, err := f.Fetch(context.Background(), "http://"+s.host("a.test")+"/page#frag")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(html))
+		want := "http://" + s.host("a.test") + "/page"
+		if res.FinalURL != want || res.Status != 200 || res.IP != "127.0.0.1" || string(res.Body) != html ||
+			res.SHA256 != hex.EncodeToString(sum[:]) || res.Truncated || !res.FetchedAt.Equal(at) || res.FetchedAt.Location() != time.UTC ||
+			res.ContentType != "text/html; charset=utf-8" || len(res.Hops) != 1 || res.Hops[0] != (Hop{URL: want, Status: 200, IP: "127.0.0.1"}) {
+			t.Errorf("unexpected result %+v", res)
+		}
+	}
+	if gotUA != DefaultUserAgent || gotAuth != "" || gotCookie != "" {
+		t.Errorf("request had User-Agent %q, Authorization %q, Cookie %q; want the default agent and neither", gotUA, gotAuth, gotCookie)
+	}
+	if n := s.robotsHits.Load(); n != 1 {
+		t.Errorf("robots.txt was requested %d times, want once (cached)", n)
+	}
+}
+
+// gzipBomb is 20 MiB of zeros, gzip-compressed to a few KiB.
+func gzipBomb(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zeros := make([]byte, 1<<20)
+	for range 20 {
+		zw.Write(zeros)
+	}
+	zw.Close()
+	return b.Bytes()
+}
+
+func TestFetchOutcomes(t *testing.T) {
+	bomb := gzipBomb(t)
+	hugeRobots := strings.Repeat("# filler line of a huge robots.txt, ignored\n", 600<<10/44) + "User-agent: *\nDisallow: /\n"
+	tests := []struct {
+		desc      string
+		robots    http.HandlerFunc
+		routes    map[string]http.HandlerFunc
+		path      string // fetched from a.test; "URL" routes may use {A} for a.test's address
+		cfg       func(*Config)
+		wantKind  Kind
+		wantHops  int
+		wantCode  int
+		wantTrunc bool
+		wantBody  int // body length when no error; -1 to skip
+	}{
+		{desc: "robots.txt closes the path", robots: robotsText("User-agent: *\nDisallow: /private\n"),
+			routes: map[string]http.HandlerFunc{"/private/x": page("<p>secret</p>")}, path: "/private/x", wantKind: KindRobots},
+		{desc: "robots.txt closes only the redirect target", robots: robotsText("User-agent: *\nDisallow: /private\n"),
+			routes: map[string]http.HandlerFunc{"/open": redirect("/private/x"), "/private/x": page("<p>secret</p>")}, path: "/open", wantKind: KindRobots, wantHops: 1, wantCode: 302},
+		{desc: "robots.txt for our product token only", robots: robotsText("User-agent: evidence-ledger\nDisallow: /\n\nUser-agent: *\nAllow: /\n"),
+			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantKind: KindRobots},
+		{desc: "robots.txt answering 500 closes the site", robots: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) },
+			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantKind: KindRobots},
+		{desc: "robots.txt answering 429 closes the site", robots: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(429) },
+			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantKind: KindRobots},
+		{desc: "robots.txt answering 404 opens the site", robots: nil,
+			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantHops: 1, wantCode: 200, wantBody: 8},
+		{desc: "robots.txt answering 403 opens the site", robots: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(403) },
+			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantHops: 1, wantCode: 200, wantBody: 8},
+		{desc: "robots.txt timing out closes the site", robots: func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(3 * time.Second):
+			}
+		}, routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", cfg: func(c *Config) { c.HopTimeout = 200 * time.Millisecond }, wantKind: KindRobots},
+		{desc: "robots.txt behind two redirects applies", robots: redirect("/r1"),
+			routes: map[string]http.HandlerFunc{"/r1": redirect("/r2"), "/r2": robotsText("User-agent: *\nDisallow: /x\n"), "/x": page("<p>x</p>")}, path: "/x", wantKind: KindRobots},
+		{desc: "robots.txt behind six redirects closes the site", robots: redirect("/r1"),
+			routes: map[string]http.HandlerFunc{"/r1": redirect("/r2"), "/r2": redirect("/r3"), "/r3": redirect("/r4"), "/r4": redirect("/r5"), "/r5": redirect("/r6"), "/r6": robotsText(""), "/x": page("<p>x</p>")}, path: "/x", wantKind: KindRobots},
+		{desc: "robots.txt with parse errors still applies its good lines", robots: robotsText("User-agent: *\nCrawl-delay: soon\n???\nDisallow: /x\n"),
+			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantKind: KindRobots},
+		{desc: "robots.txt: rules after 500 KiB are not read", robots: robotsText(hugeRobots),
+			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantHops: 1, wantCode: 200, wantBody: 8},
+		{desc: "redirect loop", routes: map[string]http.HandlerFunc{"/a": redirect("/b"), "/b": redirect("/a")}, path: "/a", wantKind: KindRedirectLoop, wantHops: 2, wantCode: 302},
+		{desc: "redirect to itself", routes: map[string]http.HandlerFunc{"/a": redirect("/a")}, path: "/a", wantKind: KindRedirectLoop, wantHops: 1, wantCode: 302},
+		{desc: "three redirects are followed", routes: map[string]http.HandlerFunc{"/1": redirect("/2"), "/2": redirect("/3"), "/3": redirect("/4"), "/4": page("<p>end</p>")}, path: "/1", wantHops: 4, wantCode: 200, wantBody: 10},
+		{desc: "a chain of four redirects is refused", routes: map[string]http.HandlerFunc{"/1": redirect("/2"), "/2": redirect("/3"), "/3": redirect("/4"), "/4": redirect("/5"), "/5": page("<p>end</p>")}, path: "/1", wantKind: KindTooManyRedirects, wantHops: 4, wantCode: 302},
+		{desc: "redirect to cloud metadata", routes: map[string]http.HandlerFunc{"/a": redirect("http://169.254.169.254/latest/meta-data/")}, path: "/a", wantKind: KindBlockedAddress, wantHops: 1, wantCode: 302},
+		{desc: "redirect to a login-walled host", routes: map[string]http.HandlerFunc{"/a": redirect("https://www.linkedin.com/in/someone")}, path: "/a", wantKind: KindLoginWall, wantHops: 1, wantCode: 302},
+		{desc: "redirect to file:", routes: map[string]http.HandlerFunc{"/a": redirect("file:///etc/passwd")}, path: "/a", wantKind: KindBadURL, wantHops: 1, wantCode: 302},
+		{desc: "redirect to ftp:", routes: map[string]http.HandlerFunc{"/a": redirect("ftp://a.test/file")}, path: "/a", wantKind: KindBadURL, wantHops: 1, wantCode: 302},
+		{desc: "redirect to a host that resolves to a private address", routes: map[string]http.HandlerFunc{"/a": redirect("http://evil.test/")}, path: "/a",
+			cfg: func(c *Config) { c.Resolver = testResolver{evil: netip.MustParseAddr("10.0.0.1")} }, wantKind: KindBlockedAddress, wantHops: 1, wantCode: 302},
+		{desc: "gzip bomb is cut at the cap after decompression", routes: map[string]http.HandlerFunc{"/bomb": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb)
+		}}, path: "/bomb", cfg: func(c *Config) { c.MaxBytes = 1 << 20 }, wantHops: 1, wantCode: 200, wantTrunc: true, wantBody: 1 << 20},
+		{desc: "endless body is cut at the cap", routes: map[string]http.HandlerFunc{"/endless": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			chunk := bytes.Repeat([]byte("all work and no play "), 1000)
+			for r.Context().Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}}, path: "/endless", cfg: func(c *Config) { c.MaxBytes = 256 << 10 }, wantHops: 1, wantCode: 200, wantTrunc: true, wantBody: 256 << 10},
+		{desc: "slow drip is cut off", routes: map[string]http.HandlerFunc{"/drip": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			for r.Context().Err() == nil {
+				w.Write([]byte("<p>a</p>"))
+				w.(http.Flusher).Flush()
+				time.Sleep(50 * time.Millisecond)
+			}
+		}}, path: "/drip", cfg: func(c *Config) { c.HopTimeout = 400 * time.Millisecond }, wantKind: KindTimeout, wantHops: 1, wantCode: 200},
+		{desc: "PDF is an unsupported type", routes: map[string]http.HandlerFunc{"/doc.pdf": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Write([]byte("%PDF-1.7"))
+		}}, path: "/doc.pdf", wantKind: KindUnsupportedType, wantHops: 1, wantCode: 200},
+		{desc: "unlabelled PNG is an unsupported type", routes: map[string]http.HandlerFunc{"/img": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header()["Content-Type"] = nil
+			w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
+		}}, path: "/img", wantKind: KindUnsupportedType, wantHops: 1, wantCode: 200},
+		{desc: "unlabelled HTML is sniffed and read", routes: map[string]http.HandlerFunc{"/h": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header()["Content-Type"] = nil
+			w.Write([]byte("<!DOCTYPE html><p>hi</p>"))
+		}}, path: "/h", wantHops: 1, wantCode: 200, wantBody: 24},
+		{desc: "an unknown content encoding is refused", routes: map[string]http.HandlerFunc{"/br": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Encoding", "br")
+			w.Write([]byte{0x1b, 0x03})
+		}}, path: "/br", wantKind: KindUnsupportedType, wantHops: 1, wantCode: 200},
+		{desc: "401 needs a login", routes: map[string]http.HandlerFunc{"/x": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(401) }}, path: "/x", wantKind: KindNeedsLogin, wantHops: 1, wantCode: 401},
+		{desc: "403 needs a login", routes: map[string]http.HandlerFunc{"/x": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(403) }}, path: "/x", wantKind: KindNeedsLogin, wantHops: 1, wantCode: 403},
+		{desc: "404 is gone", routes: map[string]http.HandlerFunc{}, path: "/missing", wantKind: KindGone, wantHops: 1, wantCode: 404},
+		{desc: "410 is gone", routes: map[string]http.HandlerFunc{"/x": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(410) }}, path: "/x", wantKind: KindGone, wantHops: 1, wantCode: 410},
+		{desc: "503 is an HTTP status", routes: map[string]http.HandlerFunc{"/x": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(503) }}, path: "/x", wantKind: KindHTTPStatus, wantHops: 1, wantCode: 503},
+		{desc: "a page request that times out", routes: map[string]http.HandlerFunc{"/x": func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }}, path: "/x",
+			cfg: func(c *Config) { c.HopTimeout = 200 * time.Millisecond }, wantKind: KindTimeout},
+		{desc: "loopback without an allow-list is blocked", routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x",
+			cfg: func(c *Config) { c.Allow = nil }, wantKind: KindBlockedAddress},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			s := newSite(t, tc.robots)
+			for p, h := range tc.routes {
+				s.mux.HandleFunc(p, h)
+			}
+			cfg := testConfig()
+			if tc.cfg != nil {
+				tc.cfg(&cfg)
+			}
+			res, err := New(cfg).Fetch(context.Background(), "http://"+s.host("a.test")+tc.path)
+			if got := KindOf(err); got != tc.wantKind {
+				t.Fatalf("error kind = %v (%v), want %v", got, err, tc.wantKind)
+			}
+			if err != nil {
+				var fe *Error
+				if !errors.As(err, &fe) || fe.Reason == "" {
+					t.Errorf("error %v has no reason", err)
+				}
+			}
+			if tc.wantHops == 0 {
+				if res != nil {
+					t.Errorf("got a result %+v, want none (no request was made for the page)", res)
+				}
+				return
+			}
+			if res == nil {
+				t.Fatalf("no result, want one with %d hops", tc.wantHops)
+			}
+			if len(res.Hops) != tc.wantHops || res.Hops[len(res.Hops)-1].Status != tc.wantCode {
+				t.Errorf("hops = %+v, want %d ending with status %d", res.Hops, tc.wantHops, tc.wantCode)
+			}
+			if res.Truncated != tc.wantTrunc {
+				t.Errorf("truncated = %v, want %v", res.Truncated, tc.wantTrunc)
+			}
+			if err == nil && len(res.Body) != tc.wantBody {
+				t.Errorf("body is %d bytes, want %d", len(res.Body), tc.wantBody)
+			}
+		})
+	}
+}

@@ -1,0 +1,208 @@
+package fetch
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// requestTimes records when each page request arrived.
+type requestTimes struct {
+	mu    sync.Mutex
+	times []time.Time
+}
+
+func (rt *requestTimes) handler(w http.ResponseWriter, r *http.Request) {
+	rt.mu.Lock()
+	rt.times = append(rt.times, time.Now())
+	rt.mu.Unlock()
+	page("<p>x</p>")(w, r)
+}
+
+func (rt *requestTimes) gaps() []time.Duration {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	var out []time.Duration
+	for i := 1; i < len(rt.times); i++ {
+		out = append(out, rt.times[i].Sub(rt.times[i-1]))
+	}
+	return out
+}
+
+func TestPoliteness(t *testing.T) {
+	tests := []struct {
+		desc          string
+		robots        string
+		minDelay      time.Duration
+		maxCrawlDelay time.Duration
+		atLeast       time.Duration
+		under         time.Duration
+	}{
+		{"minimum delay between requests", "", 150 * time.Millisecond, -1, 150 * time.Millisecond, time.Second},
+		{"Crawl-delay is honoured", "User-agent: *\nCrawl-delay: 0.3\n", -1, time.Second, 300 * time.Millisecond, 1500 * time.Millisecond},
+		{"Crawl-delay is capped", "User-agent: *\nCrawl-delay: 100\n", -1, 200 * time.Millisecond, 200 * time.Millisecond, 1500 * time.Millisecond},
+		{"no delay when both are off", "User-agent: *\nCrawl-delay: 100\n", -1, -1, 0, 150 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			s := newSite(t, robotsText(tc.robots))
+			var rt requestTimes
+			s.mux.HandleFunc("/a", rt.handler)
+			s.mux.HandleFunc("/b", rt.handler)
+			cfg := testConfig()
+			cfg.MinDelay, cfg.MaxCrawlDelay = tc.minDelay, tc.maxCrawlDelay
+			f := New(cfg)
+			for _, p := range []string{"/a", "/b"} {
+				if _, err := f.Fetch(context.Background(), "http://"+s.host("a.test")+p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g := rt.gaps()
+			if len(g) != 1 || g[0] < tc.atLeast || g[0] >= tc.under {
+				t.Errorf("gap between requests = %v, want at least %v and under %v", g, tc.atLeast, tc.under)
+			}
+		})
+	}
+}
+
+func slowPage(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(60 * time.Millisecond)
+	page("<p>x</p>")(w, r)
+}
+
+func TestOneRequestAtATimePerHost(t *testing.T) {
+	s := newSite(t, nil)
+	s.mux.HandleFunc("/", slowPage)
+	f := New(testConfig())
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Go(func() {
+			if _, err := f.Fetch(context.Background(), "http://"+s.host("a.test")+"/p"+string(rune('0'+i))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if p := s.peakInFlight.Load(); p != 1 {
+		t.Errorf("peak requests in flight to one host = %d, want 1", p)
+	}
+}
+
+func TestGlobalConcurrency(t *testing.T) {
+	var mu sync.Mutex
+	inFlight, peak := 0, 0
+	tracked := func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inFlight++
+		peak = max(peak, inFlight)
+		mu.Unlock()
+		slowPage(w, r)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	}
+	var sites []*site
+	for range 4 {
+		s := newSite(t, nil)
+		s.mux.HandleFunc("/", tracked)
+		sites = append(sites, s)
+	}
+	cfg := testConfig()
+	cfg.Concurrency = 2
+	f := New(cfg)
+	var wg sync.WaitGroup
+	for i, s := range sites {
+		for j := range 3 {
+			wg.Go(func() {
+				// Politeness is per host name, so each site gets its own.
+				host := s.host(string(rune('a'+i)) + ".test")
+				if _, err := f.Fetch(context.Background(), "http://"+host+"/p"+string(rune('0'+j))); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if peak != 2 {
+		t.Errorf("peak page requests in flight over all hosts = %d, want 2 (the limit)", peak)
+	}
+}
+
+func TestURLBudget(t *testing.T) {
+	s := newSite(t, nil)
+	s.mux.HandleFunc("/x", page("<p>x</p>"))
+	cfg := testConfig()
+	cfg.URLBudget = 2
+	f := New(cfg)
+	u := "http://" + s.host("a.test") + "/x"
+	for i := range 3 {
+		_, err := f.Fetch(context.Background(), u)
+		if want := Kind(0); i == 2 {
+			want = KindBudget
+			if KindOf(err) != want {
+				t.Fatalf("fetch %d: %v, want %v", i+1, err, want)
+			}
+		} else if err != nil {
+			t.Fatalf("fetch %d: %v", i+1, err)
+		}
+	}
+}
+
+func TestRobotsCacheExpires(t *testing.T) {
+	s := newSite(t, robotsText("User-agent: *\nDisallow: /closed\n"))
+	s.mux.HandleFunc("/x", page("<p>x</p>"))
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	cfg := testConfig()
+	cfg.Now = func() time.Time { return now }
+	f := New(cfg)
+	u := "http://" + s.host("a.test") + "/x"
+	steps := []struct {
+		advance time.Duration
+		hits    int32
+	}{{0, 1}, {23 * time.Hour, 1}, {2 * time.Hour, 2}}
+	for _, st := range steps {
+		now = now.Add(st.advance)
+		if _, err := f.Fetch(context.Background(), u); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.robotsHits.Load(); got != st.hits {
+			t.Errorf("after %v robots.txt was fetched %d times, want %d", st.advance, got, st.hits)
+		}
+	}
+}
+
+// TestFetchersShareNothing checks two Fetchers each read robots.txt and open their own
+// connection.
+func TestFetchersShareNothing(t *testing.T) {
+	s := newSite(t, nil)
+	s.mux.HandleFunc("/x", page("<p>x</p>"))
+	var mu sync.Mutex
+	conns := map[string]bool{}
+	s.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			mu.Lock()
+			conns[c.RemoteAddr().String()] = true
+			mu.Unlock()
+		}
+	}
+	u := "http://" + s.host("a.test") + "/x"
+	for range 2 {
+		f := New(testConfig())
+		for range 2 {
+			if _, err := f.Fetch(context.Background(), u); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := s.robotsHits.Load(); got != 2 {
+		t.Errorf("robots.txt fetched %d times by two fetchers, want 2", got)
+	}
+	if len(conns) != 2 {
+		t.Errorf("%d connections for two fetchers making 4 requests each, want 2 (one each, reused)", len(conns))
+	}
+}
