@@ -118,7 +118,7 @@ func MatchQuote(pageText, quote string) (Match, error) {
 		for i, s := range starts {
 			spans[i] = Span{Start: s, End: s + len(parts[i])}
 		}
-		return found(pageText, TierExact, spans), nil
+		return foundMatch(pageText, TierExact, spans), nil
 	}
 	var page folded
 	var fparts []string
@@ -138,7 +138,7 @@ func MatchQuote(pageText, quote string) (Match, error) {
 			for i, s := range starts {
 				spans[i] = page.span(s, s+len(fparts[i]))
 			}
-			return found(pageText, t, spans), nil
+			return foundMatch(pageText, t, spans), nil
 		}
 	}
 	return Match{Hint: findHint(pageText, &page, fparts)}, nil
@@ -163,8 +163,8 @@ func splitQuote(quote string) ([]string, error) {
 	return parts, nil
 }
 
-// found builds the Match for spans found in page at tier t.
-func found(page string, t Tier, spans []Span) Match {
+// foundMatch builds the Match for spans found in page at tier t.
+func foundMatch(page string, t Tier, spans []Span) Match {
 	ex := excerptSpan(page, spans[0].Start, spans[len(spans)-1].End)
 	hl := make([]Span, len(spans))
 	for i, s := range spans {

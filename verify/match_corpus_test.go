@@ -50,7 +50,7 @@ func corpusPageNames(t testing.TB) []string {
 //
 //	go test ./verify -run TestGenerateCorpusQuotes -update
 //
-// For each page it takes the text of the visible <p> elements (see paragraphs), scores
+// For each page it takes the text of the visible <p> elements (see visibleParagraphs), scores
 // each paragraph by the traps it holds, and quotes about fourteen words around a trap in the
 // three best paragraphs, the way a person copies them from a browser: whitespace as single
 // spaces, invisible characters gone; the first quote of a page with curly quotes has them
@@ -65,7 +65,7 @@ func TestGenerateCorpusQuotes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		paras := paragraphs(t, body)
+		paras := visibleParagraphs(t, body)
 		text := strings.Join(paras, "\n")
 		cases := pageQuotes(name, paras)
 		if len(cases) < 6 {
@@ -104,11 +104,11 @@ func TestGenerateCorpusQuotes(t *testing.T) {
 	}
 }
 
-// paragraphs returns the text of the <p> and <td> elements a reader sees: outside script, style,
+// visibleParagraphs returns the text of the <p> and <td> elements a reader sees: outside script, style,
 // noscript, template and head; with no hidden, aria-hidden, screen-reader-only, caption or
 // display:none element on the way or inside; without <sup> citation markers. <br> is a line
 // break. The text keeps the page's own whitespace and characters.
-func paragraphs(t testing.TB, body []byte) []string {
+func visibleParagraphs(t testing.TB, body []byte) []string {
 	t.Helper()
 	doc, err := html.Parse(bytes.NewReader(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))))
 	if err != nil {
@@ -117,7 +117,7 @@ func paragraphs(t testing.TB, body []byte) []string {
 	var out []string
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && skipped(n) {
+		if n.Type == html.ElementNode && hiddenElement(n) {
 			return
 		}
 		if n.Type == html.ElementNode && (n.Data == "p" || n.Data == "td") {
@@ -135,8 +135,8 @@ func paragraphs(t testing.TB, body []byte) []string {
 	return out
 }
 
-// skipped reports whether an element and all it holds are out of the visible text.
-func skipped(n *html.Node) bool {
+// hiddenElement reports whether an element and all it holds are out of the visible text.
+func hiddenElement(n *html.Node) bool {
 	switch n.Data {
 	case "script", "style", "noscript", "template", "head", "svg", "math", "iframe":
 		return true
@@ -177,7 +177,7 @@ func paragraphText(n *html.Node, sb *strings.Builder) bool {
 			sb.WriteString(c.Data)
 		case html.ElementNode:
 			switch {
-			case skipped(c), c.Data == "sup", c.Data == "img", c.Data == "input", c.Data == "button", c.Data == "select",
+			case hiddenElement(c), c.Data == "sup", c.Data == "img", c.Data == "input", c.Data == "button", c.Data == "select",
 				c.Data == "p", c.Data == "td", c.Data == "div", c.Data == "table", c.Data == "ul", c.Data == "ol":
 				return false
 			case c.Data == "br":
@@ -190,20 +190,20 @@ func paragraphText(n *html.Node, sb *strings.Builder) bool {
 	return true
 }
 
-// word is a word of a paragraph with the whitespace before it.
-type word struct {
+// corpusWord is a word of a paragraph with the whitespace before it.
+type corpusWord struct {
 	text, sep string
 }
 
-// splitWords splits a paragraph at Unicode whitespace, keeping each separator.
-func splitWords(p string) []word {
-	var ws []word
+// splitParagraphWords splits a paragraph at Unicode whitespace, keeping each separator.
+func splitParagraphWords(p string) []corpusWord {
+	var ws []corpusWord
 	sep := ""
 	cur := strings.Builder{}
 	for _, r := range p {
 		if unicode.IsSpace(r) {
 			if cur.Len() > 0 {
-				ws = append(ws, word{cur.String(), sep})
+				ws = append(ws, corpusWord{cur.String(), sep})
 				cur.Reset()
 				sep = ""
 			}
@@ -213,13 +213,13 @@ func splitWords(p string) []word {
 		cur.WriteRune(r)
 	}
 	if cur.Len() > 0 {
-		ws = append(ws, word{cur.String(), sep})
+		ws = append(ws, corpusWord{cur.String(), sep})
 	}
 	return ws
 }
 
-// traps names what in a word (or the whitespace before it) trips a naive matcher.
-func traps(w word) []string {
+// wordTraps names what in a word (or the whitespace before it) trips a naive matcher.
+func wordTraps(w corpusWord) []string {
 	var out []string
 	if strings.ContainsAny(w.sep, "\u00a0\u202f") {
 		out = append(out, "nbsp")
@@ -245,8 +245,8 @@ func traps(w word) []string {
 	return out
 }
 
-// candidate is a quote proposed from a paragraph, with the traps it crosses.
-type candidate struct {
+// corpusCandidate is a quote proposed from a paragraph, with the traps it crosses.
+type corpusCandidate struct {
 	quote string
 	why   []string
 }
@@ -254,7 +254,7 @@ type candidate struct {
 // pageQuotes chooses three quotes from the paragraphs of one page, the ones that cross the
 // most kinds of trap, and one altered copy of each.
 func pageQuotes(page string, paras []string) []corpusQuote {
-	var cands []candidate
+	var cands []corpusCandidate
 	for _, p := range paras {
 		if strings.ContainsFunc(p, func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }) {
 			for _, line := range strings.Split(p, "\n") {
@@ -265,7 +265,7 @@ func pageQuotes(page string, paras []string) []corpusQuote {
 			continue
 		}
 		// A long paragraph gives a candidate for every 40 words.
-		for ws := splitWords(p); len(ws) >= 10; {
+		for ws := splitParagraphWords(p); len(ws) >= 10; {
 			chunk := ws[:min(len(ws), 40)]
 			ws = ws[len(chunk):]
 			cands = append(cands, wordQuote(chunk))
@@ -290,7 +290,7 @@ func pageQuotes(page string, paras []string) []corpusQuote {
 		if len(why) == 0 {
 			why = []string{"plain"}
 		}
-		alt, how := alter(q, len(out)/2)
+		alt, how := alterQuote(q, len(out)/2)
 		out = append(out,
 			corpusQuote{Page: page, Quote: q, Found: true, Why: strings.Join(why, ",")},
 			corpusQuote{Page: page, Quote: alt, Found: false, Why: how})
@@ -299,11 +299,11 @@ func pageQuotes(page string, paras []string) []corpusQuote {
 }
 
 // wordQuote quotes up to 14 words of ws around the word with the most traps.
-func wordQuote(ws []word) candidate {
+func wordQuote(ws []corpusWord) corpusCandidate {
 	n := min(len(ws), 14)
 	at, best := 0, -1
 	for j := 1; j < len(ws)-1; j++ {
-		if k := len(traps(ws[j])); k > best {
+		if k := len(wordTraps(ws[j])); k > best {
 			at, best = j, k
 		}
 	}
@@ -311,7 +311,7 @@ func wordQuote(ws []word) candidate {
 	var q []string
 	whySet := map[string]bool{}
 	for j, w := range ws[lo : lo+n] {
-		for _, tr := range traps(w) {
+		for _, tr := range wordTraps(w) {
 			if j > 0 || (tr != "nbsp" && tr != "line-break") {
 				whySet[tr] = true
 			}
@@ -325,16 +325,16 @@ func wordQuote(ws []word) candidate {
 		why = append(why, k)
 	}
 	sort.Strings(why)
-	return candidate{quote: strings.Join(q, " "), why: why}
+	return corpusCandidate{quote: strings.Join(q, " "), why: why}
 }
 
 // cjkQuote takes 30 runes of a paragraph in a script without spaces, around the first
 // ideographic space or mixed punctuation.
-func cjkQuote(p string) (candidate, bool) {
+func cjkQuote(p string) (corpusCandidate, bool) {
 	var why []string
 	rs := []rune(strings.Map(dropInvisible, p))
 	if len(rs) < 40 {
-		return candidate{}, false
+		return corpusCandidate{}, false
 	}
 	at := 0
 	for i, r := range rs {
@@ -349,7 +349,7 @@ func cjkQuote(p string) (candidate, bool) {
 	}
 	lo := max(0, min(at-10, len(rs)-30))
 	quote := strings.Join(strings.Fields(string(rs[lo:lo+30])), " ")
-	return candidate{quote: quote, why: why}, len([]rune(quote)) >= 20
+	return corpusCandidate{quote: quote, why: why}, len([]rune(quote)) >= 20
 }
 
 // dropInvisible removes invisible format characters, as a browser's copy does.
@@ -360,9 +360,9 @@ func dropInvisible(r rune) rune {
 	return r
 }
 
-// alter returns a copy of q that must not be found: kind 0 changes one word, kind 1 swaps two
+// alterQuote returns a copy of q that must not be found: kind 0 changes one word, kind 1 swaps two
 // neighbouring words, kind 2 changes a number (or, without digits, a word).
-func alter(q string, kind int) (string, string) {
+func alterQuote(q string, kind int) (string, string) {
 	rs := []rune(q)
 	if kind == 2 {
 		for i := len(rs) / 3; i < len(rs); i++ {
@@ -412,7 +412,7 @@ func TestCorpusTrapQuotesInParagraphs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text = strings.Join(paragraphs(t, body), "\n")
+			text = strings.Join(visibleParagraphs(t, body), "\n")
 			texts[c.Page] = text
 		}
 		m, err := MatchQuote(text, c.Quote)

@@ -21,8 +21,8 @@ type Hint struct {
 	Similarity int
 }
 
-// token is a word of a folded text, as a range of bytes in it.
-type token struct{ start, end int32 }
+// hintToken is a word of a folded text, as a range of bytes in it.
+type hintToken struct{ start, end int32 }
 
 // findHint returns the window of page words most like the quote parts, or nil. page and
 // parts are folded at the same tier (the highest). It runs in one pass over the page's words
@@ -31,12 +31,12 @@ func findHint(pageText string, page *folded, parts []string) *Hint {
 	want := map[string]int{}
 	m := 0
 	for _, p := range parts {
-		for _, t := range tokens(p) {
+		for _, t := range hintTokens(p) {
 			want[p[t.start:t.end]]++
 			m++
 		}
 	}
-	words := tokens(page.text)
+	words := hintTokens(page.text)
 	if m == 0 || len(words) == 0 {
 		return nil
 	}
@@ -44,12 +44,12 @@ func findHint(pageText string, page *folded, parts []string) *Hint {
 	have := make(map[string]int, len(want))
 	overlap, best, bestAt := 0, 0, 0
 	for i, w := range words {
-		word := page.text[w.start:w.end]
-		if n, ok := want[word]; ok {
-			if have[word] < n {
+		corpusWord := page.text[w.start:w.end]
+		if n, ok := want[corpusWord]; ok {
+			if have[corpusWord] < n {
 				overlap++
 			}
-			have[word]++
+			have[corpusWord]++
 		}
 		if i >= win {
 			old := page.text[words[i-win].start:words[i-win].end]
@@ -72,27 +72,27 @@ func findHint(pageText string, page *folded, parts []string) *Hint {
 	return &Hint{Text: pageText[sp.Start:sp.End], Span: sp, Similarity: sim}
 }
 
-// tokens splits a folded text into words: runs of letters, marks and digits, except that
+// hintTokens splits a folded text into words: runs of letters, marks and digits, except that
 // each Han, Hiragana and Katakana character is a word of its own (those scripts do not
 // separate words by spaces).
-func tokens(s string) []token {
-	var out []token
+func hintTokens(s string) []hintToken {
+	var out []hintToken
 	start := -1
 	for i, r := range s {
 		ideo := r >= 0x2E80 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana))
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-		if start >= 0 && (!word || ideo) {
-			out = append(out, token{int32(start), int32(i)})
+		corpusWord := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+		if start >= 0 && (!corpusWord || ideo) {
+			out = append(out, hintToken{int32(start), int32(i)})
 			start = -1
 		}
 		if ideo {
-			out = append(out, token{int32(i), int32(i + utf8.RuneLen(r))})
-		} else if word && start < 0 {
+			out = append(out, hintToken{int32(i), int32(i + utf8.RuneLen(r))})
+		} else if corpusWord && start < 0 {
 			start = i
 		}
 	}
 	if start >= 0 {
-		out = append(out, token{int32(start), int32(len(s))})
+		out = append(out, hintToken{int32(start), int32(len(s))})
 	}
 	return out
 }
