@@ -14,7 +14,7 @@ var errAlreadyStarted = errors.New("the chain has already begun")
 
 // recordOpts adjust one internal record call.
 type recordOpts struct {
-	genesis bool                                 // record key.created on an empty chain only
+	genesis bool                                // record key.created on an empty chain only
 	extra   func(tx *sql.Tx, evs []Event) error // more writes in the same transaction
 }
 
