@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
 )
@@ -49,25 +50,69 @@ type Draft struct {
 	Blobs   [][]byte
 }
 
-// unsignedEvent is what the hash covers: the event without hash and sig.
-type unsignedEvent struct {
-	V       int             `json:"v"`
-	Seq     int64           `json:"seq"`
-	Prev    string          `json:"prev"`
-	At      string          `json:"at"`
-	Actor   string          `json:"actor"`
-	Type    string          `json:"type"`
-	Key     string          `json:"key"`
-	Payload json.RawMessage `json:"payload"`
-}
-
-// canonical returns the RFC 8785 canonical JSON of the event without hash and sig.
+// canonical returns the RFC 8785 canonical JSON of the event without hash and sig. The
+// payload is canonicalized with jsoncanonicalizer.Transform; the envelope around it is
+// written directly in JCS form (members in their fixed sorted order).
 func (e *Event) canonical() ([]byte, error) {
-	b, err := json.Marshal(unsignedEvent{e.V, e.Seq, e.Prev, e.At, e.Actor, e.Type, e.Key, e.Payload})
+	p, err := jsoncanonicalizer.Transform(e.Payload)
 	if err != nil {
 		return nil, err
 	}
-	return jsoncanonicalizer.Transform(b)
+	return e.canonicalWith(p), nil
+}
+
+// canonicalWith writes the canonical form around a payload that is already canonical.
+func (e *Event) canonicalWith(payload []byte) []byte {
+	b := make([]byte, 0, 220+len(payload))
+	b = append(b, `{"actor":`...)
+	b = appendJCSString(b, e.Actor)
+	b = append(b, `,"at":`...)
+	b = appendJCSString(b, e.At)
+	b = append(b, `,"key":`...)
+	b = appendJCSString(b, e.Key)
+	b = append(b, `,"payload":`...)
+	b = append(b, payload...)
+	b = append(b, `,"prev":`...)
+	b = appendJCSString(b, e.Prev)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, e.Seq, 10)
+	b = append(b, `,"type":`...)
+	b = appendJCSString(b, e.Type)
+	b = append(b, `,"v":`...)
+	b = strconv.AppendInt(b, int64(e.V), 10)
+	return append(b, '}')
+}
+
+// appendJCSString appends s as an RFC 8785 string: '"' and '\' escaped, the five control
+// characters with short escapes as such, other controls as \u00xx, everything else as UTF-8
+// (invalid UTF-8 as U+FFFD, as encoding/json does).
+func appendJCSString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			if r < 0x20 {
+				b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[r>>4], "0123456789abcdef"[r&0xf])
+			} else {
+				b = utf8.AppendRune(b, r)
+			}
+		}
+	}
+	return append(b, '"')
 }
 
 // digest returns the SHA-256 of the event's canonical form.
@@ -79,16 +124,13 @@ func (e *Event) digest() ([32]byte, error) {
 	return sha256.Sum256(c), nil
 }
 
-// seal sets Key, Hash and Sig: the digest of the canonical form, signed by g.
-func (e *Event) seal(g signer) error {
+// seal sets Key, Hash and Sig: the digest of the canonical form, signed by g. The payload
+// must already be canonical (prepareDraft made it so).
+func (e *Event) seal(g signer) {
 	e.Key = g.id
-	d, err := e.digest()
-	if err != nil {
-		return fmt.Errorf("canonicalize event %d: %w", e.Seq, err)
-	}
+	d := sha256.Sum256(e.canonicalWith(e.Payload))
 	e.Hash = hex.EncodeToString(d[:])
 	e.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(g.priv, d[:]))
-	return nil
 }
 
 var (

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/ledger/export.jsonl and keys.json from a fresh ledger")
@@ -150,4 +152,44 @@ func TestPayloadTestdata(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCanonicalEnvelope checks the directly written envelope against canonicalizing the whole
+// event with jsoncanonicalizer.Transform, for any member values.
+func FuzzCanonicalEnvelope(f *testing.F) {
+	for _, line := range bytes.Split(bytes.TrimSpace(readTestdata(f, "export.jsonl")), []byte("\n")) {
+		ev, err := ParseEvent(line)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(ev.Actor, ev.At, ev.Key, ev.Prev, ev.Type, ev.Seq, []byte(ev.Payload))
+	}
+	f.Add("user:\"q\"\\\x01\x1f\u2028\xff", "\t\n\r\b\f", "é😀", "", "</script>", int64(-1), []byte(`{"a":[1,{"b":null}]}`))
+	f.Fuzz(func(t *testing.T, actor, at, key, prev, typ string, seq int64, payload []byte) {
+		ev := Event{V: 1, Seq: seq, Prev: prev, At: at, Actor: actor, Type: typ, Key: key, Payload: payload}
+		got, err := ev.canonical()
+		if err != nil {
+			return
+		}
+		whole, err := json.Marshal(struct {
+			V       int             `json:"v"`
+			Seq     int64           `json:"seq"`
+			Prev    string          `json:"prev"`
+			At      string          `json:"at"`
+			Actor   string          `json:"actor"`
+			Type    string          `json:"type"`
+			Key     string          `json:"key"`
+			Payload json.RawMessage `json:"payload"`
+		}{ev.V, ev.Seq, ev.Prev, ev.At, ev.Actor, ev.Type, ev.Key, ev.Payload})
+		if err != nil {
+			return
+		}
+		want, err := jsoncanonicalizer.Transform(whole)
+		if err != nil {
+			return
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("envelope differs:\n got %q\nwant %q", got, want)
+		}
+	})
 }
