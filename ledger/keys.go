@@ -145,13 +145,14 @@ func readKeyFile(path string) (signer, error) {
 }
 
 // writeKeyFile writes g to path with mode 0600 and syncs it and its directory. With excl it
-// fails if path exists.
+// fails (fs.ErrExist) if path exists; the file then appears complete or not at all, so a
+// concurrent reader never sees it half written.
 func writeKeyFile(path string, g signer, excl bool) error {
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	target := path
 	if excl {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
+		target = path + ".tmp-" + hex.EncodeToString(g.priv.Public().(ed25519.PublicKey)[:8])
 	}
-	f, err := os.OpenFile(path, flags, 0o600)
+	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
@@ -161,6 +162,10 @@ func writeKeyFile(path string, g signer, excl bool) error {
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && excl {
+		err = os.Link(target, path)
+		os.Remove(target)
 	}
 	if err != nil {
 		return fmt.Errorf("write signing key %s: %w", path, err)

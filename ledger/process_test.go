@@ -157,3 +157,32 @@ func TestConcurrentWritersKeepOneChain(t *testing.T) {
 		t.Fatalf("%d events, want %d", rep.Events, want)
 	}
 }
+
+// TestFreshLedgerOpenedByThreeProcesses starts three processes on an empty directory at once:
+// one key file and one key.created event must come out.
+func TestFreshLedgerOpenedByThreeProcesses(t *testing.T) {
+	dir := t.TempDir()
+	var procs []*exec.Cmd
+	for range 3 {
+		cmd := child(t, dir, "5")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		procs = append(procs, cmd)
+	}
+	for _, p := range procs {
+		if err := p.Wait(); err != nil {
+			t.Fatalf("child process: %v", err)
+		}
+	}
+	s, err := Open(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rep := mustAuditOK(t, s)
+	set, _ := s.Keys(context.Background())
+	if rep.Events != 16 || len(set.Keys) != 1 {
+		t.Fatalf("%d events and %d keys, want 16 and 1", rep.Events, len(set.Keys))
+	}
+}
