@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"evidenceledger/migrations"
@@ -50,6 +51,13 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open ledger: create data directory: %w", err)
 	}
+	// Opening creates files, runs migrations and may make the first key: one process at a
+	// time, so that processes starting together on a new directory do not race.
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	path := filepath.Join(dir, dbFileName)
 	if err := inspectFile(ctx, path); err != nil {
 		return nil, err
@@ -82,6 +90,25 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// lockName is the lock file that serializes Open across processes.
+const lockName = "open.lock"
+
+// lockDir takes an exclusive lock on dir's lock file (waiting for it) and returns its release.
+func lockDir(dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open ledger: lock data directory: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open ledger: lock data directory: %w", err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
 // dsn builds a modernc.org/sqlite data source name whose pragmas apply to every pooled
 // connection. Write connections start transactions with BEGIN IMMEDIATE.
 func dsn(path string, write bool, maxPages int) string {
@@ -103,7 +130,7 @@ func inspectFile(ctx context.Context, path string) error {
 	} else if err != nil {
 		return fmt.Errorf("open ledger database: %w", err)
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(20000)")
 	if err != nil {
 		return fmt.Errorf("open ledger database %s: %w", path, err)
 	}
