@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+var exportCommand = command{
+	name:    "export",
+	summary: "write every event as JSON lines (docs/chain.md) to stdout or --out FILE",
+	run:     runExport,
+}
+
+func runExport(ctx context.Context, e *env, args []string) error {
+	fs, data := newFlags("export", e)
+	out := fs.String("out", "", "write to this `file` instead of stdout (replaced only when the export is complete)")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("want: ledger export [--out FILE]: %w", errUsage)
+	}
+	s, err := open(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if *out == "" {
+		return s.Export(ctx, e.stdout)
+	}
+	f, err := os.CreateTemp(filepath.Dir(*out), ".export-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	err = s.Export(ctx, f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), *out)
+}

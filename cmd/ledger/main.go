@@ -1,0 +1,96 @@
+// Command ledger is the evidence ledger: it serves the API, adds users, prints and rotates
+// keys, audits the chain and exports it. Run `ledger help` for the subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// command is one subcommand. run gets the arguments after the subcommand's name.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// commands lists the subcommands; a new one is a new file and one line here.
+var commands = []command{
+	serveCommand,
+	userCommand,
+	keysCommand,
+	auditCommand,
+	exportCommand,
+}
+
+// env is what a subcommand may touch of the outside world.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+// exitError ends the program with a code and no further message.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// errUsage marks a command line that cannot be run; the exit status is 2.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
+	stop()
+	os.Exit(code)
+}
+
+// run runs one command line and returns the exit status: 0 done, 1 failed, 2 bad usage
+// (a subcommand may give its own, like audit's 1 for a chain that does not hold).
+func run(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e.stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, e, args[1:])
+		var code exitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &code):
+			return int(code)
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(e.stderr, "ledger %s: %v\n", c.name, err)
+			return 2
+		default:
+			fmt.Fprintf(e.stderr, "ledger %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(e.stderr, "ledger: unknown command %q\n", args[0])
+	usage(e.stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ledger COMMAND [flags]   (every command takes --data DIR, env LEDGER_DATA, default ./ledger-data)")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"evidenceledger/web"
+)
+
+var serveCommand = command{
+	name:    "serve",
+	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...]",
+	run:     runServe,
+}
+
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs, data := newFlags("serve", e)
+	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
+	allow := fs.String("fetch-allow", "", "comma-separated `CIDR` ranges the fetcher may reach although private or special")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("want: ledger serve [--addr HOST:PORT] [--fetch-allow CIDR,...]: %w", errUsage)
+	}
+	if err := checkAllow(*allow); err != nil {
+		return err
+	}
+	s, err := open(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           web.New(web.Config{Ledger: s, FetchAllow: *allow}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	fmt.Fprintf(e.stderr, "ledger: serving on http://%s\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(e.stderr, "ledger: shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		return err
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// checkAllow validates a --fetch-allow list: comma-separated CIDR prefixes, or empty.
+func checkAllow(list string) error {
+	if list == "" {
+		return nil
+	}
+	for _, p := range strings.Split(list, ",") {
+		if _, err := netip.ParsePrefix(strings.TrimSpace(p)); err != nil {
+			return fmt.Errorf("--fetch-allow: %q is not a CIDR range like 10.0.0.0/8 or fd00::/8: %w", p, errUsage)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,252 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"evidenceledger/migrations"
+
+	"modernc.org/sqlite"
+)
+
+// applicationID marks a SQLite file as a ledger database ("EvLg"), so that a database of
+// another program is refused rather than written to.
+const applicationID = 0x45764c67
+
+// dbFileName is the database's name inside the data directory.
+const dbFileName = "ledger.db"
+
+// SQLite primary result codes the store reacts to.
+const (
+	sqliteBusy    = 5
+	sqliteLocked  = 6
+	sqliteCorrupt = 11
+	sqliteFull    = 13
+	sqliteNotADB  = 26
+)
+
+// Open opens the ledger in dir, creating the directory, the database (ledger.db) and the
+// signing key (signing.key, mode 0600) on first use; a new ledger's first event is the
+// key.created event that names its key.
+//
+// Open refuses, with an error that says what to do: a file that is not a SQLite database or
+// is damaged, a SQLite database of another program, a ledger written by a newer version of
+// this program, a key file readable by others than its owner, and a ledger that already has
+// events but whose key file is missing or is not the chain's current key (a new key is never
+// created silently then). Open writes nothing to a file it refuses.
+func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("open ledger: no data directory given: %w", ErrInvalid)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open ledger: create data directory: %w", err)
+	}
+	// Opening creates files, runs migrations and may make the first key: one process at a
+	// time, so that processes starting together on a new directory do not race.
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	path := filepath.Join(dir, dbFileName)
+	if err := inspectFile(ctx, path); err != nil {
+		return nil, err
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	wdb, err := sql.Open("sqlite", dsn(path, true, opts.maxPageCount))
+	if err != nil {
+		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
+	}
+	// One writer connection: goroutines of this process queue in Go rather than spin on the
+	// SQLite lock; other processes wait through busy_timeout.
+	wdb.SetMaxOpenConns(1)
+	rdb, err := sql.Open("sqlite", dsn(path, false, 0))
+	if err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
+	}
+	s := &Store{dir: dir, path: path, now: now, wdb: wdb, rdb: rdb}
+	if err := migrate(ctx, wdb); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
+	}
+	if err := s.loadKey(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// lockName is the lock file that serializes Open across processes.
+const lockName = "open.lock"
+
+// lockDir takes an exclusive lock on dir's lock file (waiting for it) and returns its release.
+func lockDir(dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open ledger: lock data directory: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open ledger: lock data directory: %w", err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// dsn builds a modernc.org/sqlite data source name whose pragmas apply to every pooled
+// connection. Write connections start transactions with BEGIN IMMEDIATE.
+func dsn(path string, write bool, maxPages int) string {
+	q := "_pragma=busy_timeout(20000)&_pragma=journal_mode(wal)&_pragma=synchronous(full)&_pragma=foreign_keys(1)"
+	if write {
+		q += "&_txlock=immediate"
+	}
+	if maxPages > 0 {
+		q += "&_pragma=max_page_count(" + strconv.Itoa(maxPages) + ")"
+	}
+	return "file:" + path + "?" + q
+}
+
+// inspectFile checks, read-only and before any pragma can change it, that an existing file
+// is a ledger database this program can use.
+func inspectFile(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("open ledger database: %w", err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(20000)")
+	if err != nil {
+		return fmt.Errorf("open ledger database %s: %w", path, err)
+	}
+	defer db.Close()
+	var appID, version, tables int
+	err = db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID)
+	if err == nil {
+		err = db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
+	}
+	if err == nil {
+		err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables)
+	}
+	if err != nil {
+		if c := sqliteCode(err); c == sqliteNotADB || c == sqliteCorrupt {
+			return fmt.Errorf("open ledger database %s: the file is not a SQLite database or it is damaged; move it away or point --data at the ledger's directory: %w", path, err)
+		}
+		return fmt.Errorf("open ledger database %s: cannot read it: %w", path, err)
+	}
+	if appID != applicationID && !(appID == 0 && tables == 0) {
+		return fmt.Errorf("open ledger database %s: it is a SQLite database of another program, not an evidence ledger; point --data at the ledger's directory: %w", path, ErrInvalid)
+	}
+	if latest := latestMigration(); version > latest {
+		return fmt.Errorf("open ledger database %s: its schema version %d is newer than this program's (%d); use a newer ledger binary: %w", path, version, latest, ErrInvalid)
+	}
+	return nil
+}
+
+// migration is one numbered schema file.
+type migration struct {
+	version int
+	name    string
+}
+
+// listMigrations returns the embedded migrations in order.
+func listMigrations() []migration {
+	entries, err := fs.ReadDir(migrations.FS, ".")
+	if err != nil {
+		panic(fmt.Sprintf("read embedded migrations: %v", err))
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || !strings.HasSuffix(e.Name(), ".sql") {
+			panic(fmt.Sprintf("migration %q is not named NNNN_name.sql", e.Name()))
+		}
+		ms = append(ms, migration{version: v, name: e.Name()})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			panic(fmt.Sprintf("migration %q: numbers must run 1, 2, 3, ... without gaps", m.name))
+		}
+	}
+	return ms
+}
+
+// latestMigration is the schema version this program builds.
+func latestMigration() int { return len(listMigrations()) }
+
+// migrate applies the migrations the database lacks, each in its own transaction together
+// with the new schema version. Concurrent openers serialize on the write lock.
+func migrate(ctx context.Context, db *sql.DB) error {
+	ms := listMigrations()
+	for {
+		done, err := migrateOne(ctx, db, ms)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// migrateOne applies the next missing migration; done reports that none was missing.
+func migrateOne(ctx context.Context, db *sql.DB, ms []migration) (done bool, err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return false, fmt.Errorf("migrate: read schema version: %w", err)
+	}
+	if version > len(ms) {
+		return false, fmt.Errorf("schema version %d is newer than this program's (%d); use a newer ledger binary: %w", version, len(ms), ErrInvalid)
+	}
+	if version == len(ms) {
+		return true, nil
+	}
+	m := ms[version]
+	body, err := fs.ReadFile(migrations.FS, m.name)
+	if err != nil {
+		return false, fmt.Errorf("migrate: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return false, fmt.Errorf("migrate: apply %s: %w", m.name, err)
+	}
+	if m.version == 1 {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+			return false, fmt.Errorf("migrate: mark database: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+		return false, fmt.Errorf("migrate: record schema version: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("migrate: commit %s: %w", m.name, err)
+	}
+	return false, nil
+}
+
+// sqliteCode returns the primary SQLite result code in err, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}

@@ -1,0 +1,195 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// errAlreadyStarted means a genesis record found the chain already begun (by another process).
+var errAlreadyStarted = errors.New("the chain has already begun")
+
+// recordOpts adjust one internal record call.
+type recordOpts struct {
+	genesis bool                                // record key.created on an empty chain only
+	extra   func(tx *sql.Tx, evs []Event) error // more writes in the same transaction
+}
+
+// Record appends drafts as events, in order, in one transaction: it reads the chain head,
+// builds each event, canonicalizes it (RFC 8785), hashes and signs it, inserts it with its
+// blobs and applies it to the projection tables. All commit or none do.
+//
+// actor is "system" or "user:<name>". Every draft's type must have a registered projector
+// (an unknown type never enters the chain); types the ledger reserves for itself (key.*,
+// user.added) are refused: use [Store.RotateKey] and [Store.AddUser]. Errors wrap
+// [ErrInvalid] for refused input. A full disk gives an error that says so; nothing of the
+// call is recorded then.
+//
+// "at" is the clock's time in UTC, rounded down to the millisecond. When the clock reads
+// earlier than the chain head's time (it stepped back), the head's time is used, so "at"
+// never goes backwards along the chain.
+func (s *Store) Record(ctx context.Context, actor string, drafts ...Draft) ([]Event, error) {
+	if err := checkActor(actor); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	if len(drafts) == 0 {
+		return nil, fmt.Errorf("record: no events given: %w", ErrInvalid)
+	}
+	items := make([]preparedDraft, len(drafts))
+	for i, d := range drafts {
+		et, ok := eventTypes[d.Type]
+		if !ok {
+			return nil, fmt.Errorf("record: event type %q has no projector, so it cannot enter the chain; register one in the ledger package: %w", d.Type, ErrInvalid)
+		}
+		if et.internal {
+			return nil, fmt.Errorf("record: event type %q is recorded by the ledger itself only: %w", d.Type, ErrInvalid)
+		}
+		p, err := prepareDraft(d)
+		if err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+		items[i] = p
+	}
+	return s.record(ctx, actor, items, recordOpts{})
+}
+
+// record chains items in one write transaction, retrying when another process holds the
+// lock longer than the busy timeout.
+func (s *Store) record(ctx context.Context, actor string, items []preparedDraft, o recordOpts) ([]Event, error) {
+	for attempt := 1; ; attempt++ {
+		evs, err := s.recordOnce(ctx, actor, items, o)
+		if c := sqliteCode(err); (c == sqliteBusy || c == sqliteLocked) && attempt < 10 && ctx.Err() == nil {
+			time.Sleep(time.Duration(attempt) * 10 * time.Millisecond)
+			continue
+		}
+		if sqliteCode(err) == sqliteFull {
+			return nil, fmt.Errorf("the database or the disk is full; nothing of this call was recorded; free space and try again: %w", err)
+		}
+		return evs, err
+	}
+}
+
+func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDraft, o recordOpts) ([]Event, error) {
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("record: begin: %w", err)
+	}
+	defer tx.Rollback()
+
+	var seq int64
+	prev, lastAt := zeroHash, ""
+	err = tx.QueryRowContext(ctx, "SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1").Scan(&seq, &prev, &lastAt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("record: read chain head: %w", err)
+	}
+	var g signer
+	if o.genesis {
+		if seq != 0 {
+			return nil, errAlreadyStarted
+		}
+		s.mu.Lock()
+		g = s.signer
+		s.mu.Unlock()
+	} else {
+		current, err := chainKey(ctx, tx)
+		if err != nil {
+			return nil, fmt.Errorf("record: read current key: %w", err)
+		}
+		if g, err = s.keyFor(current); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+	}
+
+	now := s.now().UTC().Truncate(time.Millisecond)
+	if lastAt != "" {
+		if head, err := parseAt(lastAt); err == nil && now.Before(head) {
+			now = head
+		}
+	}
+	at := now.Format(timeLayout)
+
+	insEvent, err := tx.PrepareContext(ctx, "INSERT INTO events (seq, v, prev, at, actor, type, key, payload, hash, sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	defer insEvent.Close()
+	evs := make([]Event, len(items))
+	for i, it := range items {
+		seq++
+		ev := Event{V: FormatVersion, Seq: seq, Prev: prev, At: at, Actor: actor, Type: it.typ, Payload: it.payload}
+		ev.seal(g)
+		if _, err := insEvent.ExecContext(ctx, ev.Seq, ev.V, ev.Prev, ev.At, ev.Actor, ev.Type, ev.Key, string(ev.Payload), ev.Hash, ev.Sig); err != nil {
+			return nil, fmt.Errorf("record: insert event %d: %w", ev.Seq, err)
+		}
+		for j, b := range it.blobs {
+			if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (sha256, data) VALUES (?, ?)", it.hashes[j], b); err != nil {
+				return nil, fmt.Errorf("record: store blob %s: %w", it.hashes[j], err)
+			}
+		}
+		if err := apply(tx, &ev); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+		evs[i] = ev
+		prev = ev.Hash
+	}
+	if o.extra != nil {
+		if err := o.extra(tx, evs); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("record: commit: %w", err)
+	}
+	return evs, nil
+}
+
+// keyFor returns the signer for the chain's current key id, reloading the key file when
+// another process (or a rotation in progress) changed it.
+func (s *Store) keyFor(current string) (signer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.signer.id == current {
+		return s.signer, nil
+	}
+	path := filepath.Join(s.dir, keyFileName)
+	for _, p := range []string{path, path + newKeySuffix} {
+		if g, err := readKeyFile(p); err == nil && g.id == current {
+			s.signer = g
+			return g, nil
+		}
+	}
+	return signer{}, fmt.Errorf("the chain's current key is %s, but %s holds key %s; restore the right key file: %w", current, path, s.signer.id, ErrInvalid)
+}
+
+// Blob returns the body stored under its SHA-256 (lowercase hex). It fails with an error
+// wrapping [ErrNotFound] when none is stored, and [ErrInvalid] for a malformed hash.
+func (s *Store) Blob(ctx context.Context, sha256hex string) ([]byte, error) {
+	if !isHex(sha256hex, 64) {
+		return nil, fmt.Errorf("blob %q: want 64 lowercase hex characters: %w", sha256hex, ErrInvalid)
+	}
+	var data []byte
+	err := s.rdb.QueryRowContext(ctx, "SELECT data FROM blobs WHERE sha256 = ?", sha256hex).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("blob %s: %w", sha256hex, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", sha256hex, err)
+	}
+	return data, nil
+}
+
+// isHex reports whether s is n lowercase hex characters.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

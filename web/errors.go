@@ -1,0 +1,55 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"log"
+	"net/http"
+
+	"evidenceledger/ledger"
+)
+
+// errNoRoute answers 404 for an unknown API path.
+var errNoRoute = errors.New("no such route")
+
+// statuses maps domain errors to HTTP statuses; the first match wins.
+var statuses = []struct {
+	err    error
+	status int
+}{
+	{ledger.ErrUnauthenticated, http.StatusUnauthorized},
+	{errForbidden, http.StatusForbidden},
+	{ledger.ErrInvalid, http.StatusBadRequest},
+	{ledger.ErrNotFound, http.StatusNotFound},
+	{errNoRoute, http.StatusNotFound},
+	{ledger.ErrConflict, http.StatusConflict},
+}
+
+// Error answers err as JSON {"error":"..."} with the status its kind maps to. An error of no
+// known kind is a 500 whose details are logged, not sent.
+func Error(w http.ResponseWriter, r *http.Request, err error) {
+	for _, s := range statuses {
+		if errors.Is(err, s.err) {
+			if s.status == http.StatusUnauthorized {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="ledger"`)
+			}
+			writeJSON(w, s.status, map[string]string{"error": err.Error()})
+			return
+		}
+	}
+	log.Printf("%s %s: %v", r.Method, r.URL.Path, err)
+	writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error; the server log has the details"})
+}
+
+// writeJSON answers v as JSON with the status. HTML characters are not escaped, so events
+// come out byte for byte as `ledger export` writes them.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		log.Printf("write JSON answer: %v", err)
+	}
+}
