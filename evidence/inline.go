@@ -9,8 +9,8 @@ import (
 
 var (
 	reEmptyParens = regexp.MustCompile(`(?i)\(\s*(?:(?:source|sources|via|see|link|url|ref)\s*:?)?\s*[,;]?\s*\)|\[\s*\]`)
-	reSpaceBefore = regexp.MustCompile(`\s+([.,;:!?)\]”’»])`)
-	reSpaceAfter  = regexp.MustCompile(`([(\[“‘«„])\s+`)
+	reSpaceBefore = regexp.MustCompile(`\s+([.,;:!?)\]”’])`)
+	reSpaceAfter  = regexp.MustCompile(`([(\[“‘„])\s+`)
 	reDangling    = regexp.MustCompile(`(?i)(?:\s*[—–-]\s*|\s+)(?:see|via|source|sources|link)\s*:?\s*([.;,]?)$`)
 )
 
@@ -70,10 +70,15 @@ func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
 func cleanText(s string) string {
 	s = stripEmphasis(s)
 	s = strings.Join(strings.Fields(s), " ")
-	s = reEmptyParens.ReplaceAllString(s, "")
+	if strings.ContainsAny(s, "([") {
+		s = reEmptyParens.ReplaceAllString(s, "")
+		s = reSpaceAfter.ReplaceAllString(s, "$1")
+	}
 	s = reSpaceBefore.ReplaceAllString(s, "$1")
-	s = reSpaceAfter.ReplaceAllString(s, "$1")
-	s = reDangling.ReplaceAllString(s, "$1")
+	if tail := strings.ToLower(strings.TrimRight(s[max(0, len(s)-12):], ".;,: ")); strings.HasSuffix(tail, "see") ||
+		strings.HasSuffix(tail, "via") || strings.HasSuffix(tail, "source") || strings.HasSuffix(tail, "sources") || strings.HasSuffix(tail, "link") {
+		s = reDangling.ReplaceAllString(s, "$1")
+	}
 	s = dropUnmatchedClose(strings.Join(strings.Fields(s), " "))
 	return strings.Trim(s, " -–—|,;")
 }
@@ -175,7 +180,7 @@ func sentenceEnd(text string, spans []span, si, i int) (end, next int, ok bool) 
 		}
 		j += size
 	}
-	for k := si; k < len(spans); k++ {
+	for k := si; k < len(spans) && spans[k].start <= j; k++ {
 		if spans[k].start == j && (spans[k].kind == spanMarker || spans[k].kind == spanURL || spans[k].kind == spanLink) {
 			j = spans[k].end
 		}
@@ -223,7 +228,7 @@ func (p *parser) refTokens(id string) []token {
 	defer func() { p.inRef = false }()
 	var toks []token
 	sawURL := false
-	for _, line := range strings.Split(ref.text, "\n") {
+	for _, line := range ref.lines {
 		if k, v, ok := label(strings.TrimSpace(line)); ok {
 			switch k {
 			case partURL:
@@ -324,13 +329,7 @@ func (p *parser) quoteText(t string, after []token) []token {
 	}
 	spans := scanInline(t, p.activeRefs(), p.parens)
 	var quotes, urls []token
-	opener := strings.TrimLeft(t, "*_ ")
-	quoted := false
-	for _, q := range quotePairs {
-		if strings.HasPrefix(opener, q.open) {
-			quoted = true
-		}
-	}
+	quoted := startsWithQuote(t)
 	cut := len(t)
 	for _, sp := range spans {
 		switch sp.kind {
