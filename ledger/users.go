@@ -53,6 +53,11 @@ func projectUserAdded(tx *sql.Tx, ev *Event) error {
 // user.added event recorded by actor. Errors wrap [ErrInvalid] for a bad name or role and
 // [ErrConflict] when the name is taken.
 func (s *Store) AddUser(ctx context.Context, actor, name, role string) (string, error) {
+	return s.addUser(ctx, actor, name, role, sql.NullString{})
+}
+
+// addUser adds a user whose credentials hold a new API token and, when valid, passwordHash.
+func (s *Store) addUser(ctx context.Context, actor, name, role string, passwordHash sql.NullString) (string, error) {
 	if err := checkActor(actor); err != nil {
 		return "", fmt.Errorf("add user: %w", err)
 	}
@@ -72,7 +77,7 @@ func (s *Store) AddUser(ctx context.Context, actor, name, role string) (string, 
 		return "", err
 	}
 	_, err = s.record(ctx, actor, []preparedDraft{item}, recordOpts{extra: func(tx *sql.Tx, _ []Event) error {
-		_, err := tx.Exec("INSERT INTO credentials (name, token_hash) VALUES (?, ?)", name, tokenHash(token))
+		_, err := tx.Exec("INSERT INTO credentials (name, token_hash, password_hash) VALUES (?, ?, ?)", name, tokenHash(token), passwordHash)
 		return err
 	}})
 	if isConstraint(err) {
