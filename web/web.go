@@ -19,6 +19,7 @@ type Ledger interface {
 	Audit(ctx context.Context) (ledger.Report, error)
 	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
 	Keys(ctx context.Context) (ledger.KeySet, error)
+	accounts
 }
 
 // Config is what the server is built from.
@@ -27,10 +28,14 @@ type Config struct {
 	// FetchAllow is the validated --fetch-allow list (comma-separated CIDR prefixes) of
 	// private ranges the fetcher may reach; empty for none.
 	FetchAllow string
+	// SetupToken, when not empty, is the one-time first-run token: while the ledger has no
+	// user, /setup?token=SetupToken creates the first operator. Only its hash is kept.
+	SetupToken string
 }
 
 type server struct {
-	cfg Config
+	cfg   Config
+	pages *pages
 }
 
 // New returns the handler for all routes:
@@ -39,8 +44,10 @@ type server struct {
 //	GET /api/audit      the audit report (ok, events, head, problems)
 //	GET /api/events     ?after=N&limit=M (default 100, at most 1000): {"events":[...]}
 //	GET /api/keys       {"keys":[...]}
+//
+// and the HTML pages for people, signed in with a name and password (docs/pages.md).
 func New(cfg Config) http.Handler {
-	s := &server{cfg: cfg}
+	s := &server{cfg: cfg, pages: newPages(cfg.SetupToken)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
@@ -51,5 +58,6 @@ func New(cfg Config) http.Handler {
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, errNoRoute)
 	}))
+	s.routePages(mux)
 	return mux
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -42,8 +44,19 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// First run: with no user yet, a one-time link creates the first operator.
+	var setupToken string
+	if has, err := s.HasUsers(ctx); err != nil {
+		return err
+	} else if !has {
+		var b [32]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return fmt.Errorf("make the first-run token: %w", err)
+		}
+		setupToken = base64.RawURLEncoding.EncodeToString(b[:])
+	}
 	srv := &http.Server{
-		Handler:           web.New(web.Config{Ledger: s, FetchAllow: *allow}),
+		Handler:           web.New(web.Config{Ledger: s, FetchAllow: *allow, SetupToken: setupToken}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while
@@ -51,6 +64,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	fmt.Fprintf(e.stderr, "ledger: serving on http://%s\n", ln.Addr())
+	if setupToken != "" {
+		fmt.Fprintf(e.stderr, "ledger: no user yet; open this link once to create the first operator (valid until used or until the server stops):\n  http://%s/setup?token=%s\n", linkHost(ln.Addr()), setupToken)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -68,6 +84,19 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// linkHost is the host:port a browser on this machine can open for a listener's address: an
+// unspecified address (0.0.0.0, ::) becomes the loopback one.
+func linkHost(a net.Addr) string {
+	ap, err := netip.ParseAddrPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ap.Addr().IsUnspecified() {
+		return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), ap.Port()).String()
+	}
+	return ap.String()
 }
 
 // checkAllow validates a --fetch-allow list: comma-separated CIDR prefixes, or empty.

@@ -1,0 +1,146 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"evidenceledger/ledger"
+)
+
+// accounts is what the pages need to sign people in.
+type accounts interface {
+	HasUsers(ctx context.Context) (bool, error)
+	AddUserWithPassword(ctx context.Context, actor, name, role, password string) (string, error)
+	SignIn(ctx context.Context, name, password string) (ledger.Session, error)
+	SessionUser(ctx context.Context, id string) (ledger.Session, error)
+	SignOut(ctx context.Context, id string) error
+}
+
+// sessionCookie holds the session id. It is HttpOnly and SameSite=Lax always, and Secure
+// when the request came over TLS or through a proxy that says so (X-Forwarded-Proto: https):
+// a Secure cookie would never be sent back over http://127.0.0.1, where the local server runs.
+const sessionCookie = "ledger_session"
+
+// viewer is the signed-in person of a page request.
+type viewer struct {
+	User ledger.User
+	// sessionID is the cookie's secret; CSRF is derived from it (csrf.go).
+	sessionID string
+	CSRF      string
+}
+
+type viewerKey struct{}
+
+// viewerFrom returns the signed-in person of a request that passed [server.page].
+func viewerFrom(ctx context.Context) (viewer, bool) {
+	v, ok := ctx.Value(viewerKey{}).(viewer)
+	return v, ok
+}
+
+// secureRequest reports whether the browser reached us over https.
+func secureRequest(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+func setSessionCookie(w http.ResponseWriter, r *http.Request, sess ledger.Session) {
+	http.SetCookie(w, &http.Cookie{
+		Name: sessionCookie, Value: sess.ID, Path: "/", Expires: sess.Expires,
+		HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode,
+	})
+}
+
+func clearSessionCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{
+		Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// page wraps a page handler: it requires a signed-in session (otherwise a GET is redirected
+// to the sign-in page and comes back afterwards; anything else gets 401), for roleWrite an
+// operator (an auditor gets a 403 page), and on every method but GET and HEAD a valid CSRF
+// token (403 otherwise).
+func (s *server) page(need role, h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie(sessionCookie)
+		var sess ledger.Session
+		if err == nil {
+			sess, err = s.cfg.Ledger.SessionUser(r.Context(), c.Value)
+		}
+		if err != nil {
+			if c != nil {
+				clearSessionCookie(w, r)
+			}
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				target := "/signin?next=" + url.QueryEscape(r.URL.RequestURI())
+				if isHTMX(r) {
+					w.Header().Set("HX-Redirect", target)
+					w.WriteHeader(http.StatusUnauthorized)
+					return
+				}
+				http.Redirect(w, r, target, http.StatusSeeOther)
+				return
+			}
+			s.pageError(w, r, viewer{}, fmt.Errorf("you are not signed in, or your session ended; sign in again: %w", ledger.ErrUnauthenticated))
+			return
+		}
+		v := viewer{User: sess.User, sessionID: sess.ID, CSRF: csrfToken(sess.ID)}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !validCSRF(r, v.CSRF) {
+			s.pageError(w, r, v, fmt.Errorf("the form's security token is missing or stale; reload the page and try again: %w", errForbidden))
+			return
+		}
+		if need == roleWrite && !sess.User.CanWrite() {
+			s.pageError(w, r, v, fmt.Errorf("you are signed in as %s, an %s; only operators may change things: %w", sess.User.Name, sess.User.Role, errForbidden))
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), viewerKey{}, v)))
+	})
+}
+
+// setup is the first-run state: the hash of the one-time token, until it is used.
+type setup struct {
+	mu   sync.Mutex
+	hash [sha256.Size]byte
+	live bool
+}
+
+func newSetup(token string) *setup {
+	if token == "" {
+		return &setup{}
+	}
+	return &setup{hash: sha256.Sum256([]byte(token)), live: true}
+}
+
+// matches reports, in constant time, whether token is the live setup token.
+func (st *setup) matches(token string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	h := sha256.Sum256([]byte(token))
+	return st.live && subtle.ConstantTimeCompare(h[:], st.hash[:]) == 1
+}
+
+// errSetupUsed means the first-run link is no longer valid.
+var errSetupUsed = errors.New("this first-run link is not valid: it was used already, the server restarted, or it was mistyped; ask an operator for an account, or restart `ledger serve` on an empty ledger for a new link")
+
+// use runs create while holding the token, and retires the token when create succeeds, so
+// two requests with the same token cannot both create a user.
+func (st *setup) use(token string, create func() error) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	h := sha256.Sum256([]byte(token))
+	if !st.live || subtle.ConstantTimeCompare(h[:], st.hash[:]) != 1 {
+		return fmt.Errorf("%w: %w", errSetupUsed, errForbidden)
+	}
+	if err := create(); err != nil {
+		return err
+	}
+	st.live = false
+	return nil
+}
