@@ -1,0 +1,337 @@
+package web
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"evidenceledger/ledger"
+)
+
+// pageFixture is a server with an operator and an auditor who both have passwords.
+type pageFixture struct {
+	srv   *httptest.Server
+	store *ledger.Store
+}
+
+const (
+	opPassword = "olga's long password"
+	auPassword = "arno's long password"
+)
+
+func newPageFixture(t *testing.T, setupToken string) pageFixture {
+	t.Helper()
+	ctx := context.Background()
+	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if setupToken == "" {
+		if _, err := st.AddUserWithPassword(ctx, "system", "olga", ledger.RoleOperator, opPassword); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AddUserWithPassword(ctx, "system", "arno", ledger.RoleAuditor, auPassword); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(New(Config{Ledger: st, SetupToken: setupToken}))
+	t.Cleanup(srv.Close)
+	return pageFixture{srv: srv, store: st}
+}
+
+// browser is a cookie-keeping client that does not follow redirects.
+type browser struct {
+	t      *testing.T
+	base   string
+	client *http.Client
+	csrf   string
+}
+
+func (f pageFixture) browser(t *testing.T) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, base: f.srv.URL, client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// page is one answer.
+type page struct {
+	status int
+	body   string
+	header http.Header
+}
+
+var csrfInput = regexp.MustCompile(`name="csrf" value="([A-Za-z0-9_-]+)"`)
+
+func (b *browser) do(req *http.Request) page {
+	b.t.Helper()
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if m := csrfInput.FindSubmatch(body); m != nil {
+		b.csrf = string(m[1])
+	}
+	return page{resp.StatusCode, string(body), resp.Header}
+}
+
+func (b *browser) get(path string, hdr ...string) page {
+	b.t.Helper()
+	req, _ := http.NewRequest("GET", b.base+path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	return b.do(req)
+}
+
+// post sends a form; the session's CSRF token is added unless the form has a "csrf" entry.
+func (b *browser) post(path string, form url.Values, hdr ...string) page {
+	b.t.Helper()
+	if _, ok := form["csrf"]; !ok && b.csrf != "" {
+		form.Set("csrf", b.csrf)
+	}
+	req, _ := http.NewRequest("POST", b.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	return b.do(req)
+}
+
+func (b *browser) signIn(name, password string) {
+	b.t.Helper()
+	p := b.post("/signin", url.Values{"name": {name}, "password": {password}, "next": {"/audit"}})
+	if p.status != http.StatusSeeOther {
+		b.t.Fatalf("sign in as %s: %d %s", name, p.status, p.body)
+	}
+	b.get("/audit") // picks up the CSRF token
+}
+
+func TestSignInAndOut(t *testing.T) {
+	f := newPageFixture(t, "")
+	b := f.browser(t)
+
+	p := b.get("/audit?run=1")
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/signin?next=%2Faudit%3Frun%3D1" {
+		t.Fatalf("a page without a session: %d %q", p.status, p.header.Get("Location"))
+	}
+	p = b.get("/audit", "HX-Request", "true")
+	if p.status != http.StatusUnauthorized || !strings.HasPrefix(p.header.Get("HX-Redirect"), "/signin?next=") {
+		t.Fatalf("an htmx request without a session: %d %v", p.status, p.header)
+	}
+	p = b.get("/signin?next=/audit")
+	if p.status != 200 || !strings.Contains(p.body, `name="next" value="/audit"`) {
+		t.Fatalf("sign-in form: %d %s", p.status, p.body)
+	}
+
+	refused := []struct{ desc, name, password string }{
+		{"wrong password", "olga", "OLGA'S LONG PASSWORD"},
+		{"unknown name", "mallory", opPassword},
+		{"empty form", "", ""},
+	}
+	for _, tt := range refused {
+		t.Run(tt.desc, func(t *testing.T) {
+			p := b.post("/signin", url.Values{"name": {tt.name}, "password": {tt.password}})
+			if p.status != http.StatusUnauthorized || !strings.Contains(p.body, "The name or the password is wrong") || p.header.Get("Set-Cookie") != "" {
+				t.Fatalf("%d %v %s", p.status, p.header, p.body)
+			}
+		})
+	}
+
+	p = b.post("/signin", url.Values{"name": {"olga"}, "password": {opPassword}, "next": {"//evil.example/x"}})
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/" {
+		t.Fatalf("sign-in with a foreign next: %d %q", p.status, p.header.Get("Location"))
+	}
+	cookie := p.header.Get("Set-Cookie")
+	for _, want := range []string{"ledger_session=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+		if !strings.Contains(cookie, want) {
+			t.Errorf("session cookie %q lacks %s", cookie, want)
+		}
+	}
+	if strings.Contains(cookie, "Secure") {
+		t.Errorf("session cookie %q is Secure over plain http; it would never come back", cookie)
+	}
+	p = b.get("/audit")
+	if p.status != 200 || !strings.Contains(p.body, "olga") || b.csrf == "" {
+		t.Fatalf("audit page after sign-in: %d", p.status)
+	}
+	p = b.post("/signout", url.Values{})
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/signin" || !strings.Contains(p.header.Get("Set-Cookie"), "Max-Age=0") {
+		t.Fatalf("sign out: %d %v", p.status, p.header)
+	}
+	if p = b.get("/audit"); p.status != http.StatusSeeOther {
+		t.Fatalf("audit after sign-out: %d", p.status)
+	}
+}
+
+func TestSecureCookieBehindTLSProxy(t *testing.T) {
+	f := newPageFixture(t, "")
+	b := f.browser(t)
+	req, _ := http.NewRequest("POST", b.base+"/signin", strings.NewReader(url.Values{"name": {"olga"}, "password": {opPassword}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Forwarded-Proto", "https")
+	p := b.do(req)
+	if !strings.Contains(p.header.Get("Set-Cookie"), "Secure") {
+		t.Fatalf("cookie behind an https proxy: %q", p.header.Get("Set-Cookie"))
+	}
+}
+
+func TestSecurityHeadersAndStatic(t *testing.T) {
+	f := newPageFixture(t, "")
+	b := f.browser(t)
+	p := b.get("/signin")
+	want := map[string]string{
+		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+		"X-Content-Type-Options":  "nosniff",
+		"X-Frame-Options":         "DENY",
+		"Referrer-Policy":         "no-referrer",
+		"Cache-Control":           "no-store",
+	}
+	for k, v := range want {
+		if got := p.header.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	if strings.Contains(p.body, "<script>") || strings.Contains(p.body, "style=") || strings.Contains(p.body, " on") && regexp.MustCompile(` on[a-z]+=`).MatchString(p.body) {
+		t.Error("the page has inline script, inline style or an event handler attribute")
+	}
+	if !strings.Contains(p.body, `"includeIndicatorStyles":false`) {
+		t.Error("htmx is not told to leave out its inline indicator style")
+	}
+	m := regexp.MustCompile(`src="(/static/htmx\.min\.js\?v=[0-9a-f]{16})"`).FindStringSubmatch(p.body)
+	if m == nil {
+		t.Fatal("no hashed htmx URL in the page")
+	}
+	js := b.get(m[1])
+	vendored, _ := staticFS.ReadFile("static/htmx.min.js")
+	if js.status != 200 || js.body != string(vendored) || js.header.Get("Cache-Control") != "public, max-age=31536000, immutable" || !strings.HasPrefix(js.header.Get("Content-Type"), "text/javascript") {
+		t.Fatalf("htmx: %d %v", js.status, js.header)
+	}
+	if stale := b.get("/static/htmx.min.js?v=0000"); stale.header.Get("Cache-Control") != "no-cache" {
+		t.Errorf("a stale version is cached: %q", stale.header.Get("Cache-Control"))
+	}
+	for _, path := range []string{"/static/nothing.js", "/static/update-htmx.sh", "/static/htmx.min.js.sha256"} {
+		if p := b.get(path); p.status != 404 {
+			t.Errorf("GET %s: %d", path, p.status)
+		}
+	}
+	if p := b.get("/no/such/page"); p.status != 404 || !strings.Contains(p.body, "there is no page at /no/such/page") {
+		t.Errorf("unknown page: %d", p.status)
+	}
+}
+
+func TestAuditPage(t *testing.T) {
+	f := newPageFixture(t, "")
+	b := f.browser(t)
+	b.signIn("arno", auPassword)
+	p := b.get("/audit")
+	if p.status != 200 || !strings.Contains(p.body, "Not run yet") || !strings.Contains(p.body, "Ed25519") {
+		t.Fatalf("audit page: %d %s", p.status, p.body)
+	}
+	p = b.get("/audit?run=1")
+	if !strings.Contains(p.body, "The chain holds.") || !strings.Contains(p.body, `<dd id="audit-events">3</dd>`) || !strings.Contains(p.body, "<html") {
+		t.Fatalf("audit run without JS: %s", p.body)
+	}
+	p = b.get("/audit?run=1", "HX-Request", "true")
+	if !strings.HasPrefix(strings.TrimSpace(p.body), `<section id="audit-result"`) || strings.Contains(p.body, "<html") || !strings.Contains(p.body, "The chain holds.") {
+		t.Fatalf("audit fragment: %s", p.body)
+	}
+	if !strings.Contains(p.header.Get("Vary"), "HX-Request") {
+		t.Error("answers that differ by HX-Request do not say Vary: HX-Request")
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	f := newPageFixture(t, "")
+	b := f.browser(t)
+	b.signIn("olga", opPassword)
+	tests := []struct {
+		desc string
+		form url.Values
+		hdr  []string
+		want int
+	}{
+		{"no token", url.Values{"csrf": {""}}, nil, http.StatusForbidden},
+		{"wrong token", url.Values{"csrf": {"AAAA" + b.csrf[4:]}}, nil, http.StatusForbidden},
+		{"token of another session", url.Values{"csrf": {csrfToken("another session")}}, nil, http.StatusForbidden},
+		{"cross-site browser post with the right token", url.Values{}, []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+		{"post from a foreign origin with the right token", url.Values{}, []string{"Origin", "http://evil.example"}, http.StatusForbidden},
+		{"token in the htmx header", url.Values{"csrf": {""}}, []string{"X-CSRF-Token", b.csrf}, http.StatusSeeOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			p := b.post("/signout", tt.form, tt.hdr...)
+			if p.status != tt.want {
+				t.Fatalf("%d %s", p.status, p.body)
+			}
+			if tt.want == http.StatusForbidden && !strings.Contains(p.body, "refused") && !strings.Contains(p.body, "security token") {
+				t.Fatalf("refusal does not say why: %s", p.body)
+			}
+		})
+	}
+	// The forged posts did not end the session; the last, valid one did.
+	if p := b.get("/audit"); p.status != http.StatusSeeOther {
+		t.Fatalf("after the valid sign-out: %d", p.status)
+	}
+	// A cross-site sign-in post (login CSRF) is refused too.
+	p := b.post("/signin", url.Values{"name": {"olga"}, "password": {opPassword}}, "Sec-Fetch-Site", "cross-site")
+	if p.status != http.StatusForbidden || p.header.Get("Set-Cookie") != "" {
+		t.Fatalf("cross-site sign-in: %d", p.status)
+	}
+}
+
+func TestFirstRunSetup(t *testing.T) {
+	f := newPageFixture(t, "the-one-time-setup-token")
+	b := f.browser(t)
+	if p := b.get("/setup?token=wrong"); p.status != http.StatusForbidden || !strings.Contains(p.body, "first-run link is not valid") {
+		t.Fatalf("wrong token: %d %s", p.status, p.body)
+	}
+	if p := b.get("/setup?token=the-one-time-setup-token"); p.status != 200 || !strings.Contains(p.body, "create the first operator") {
+		t.Fatalf("setup form: %d", p.status)
+	}
+	tests := []struct {
+		desc           string
+		name, pw1, pw2 string
+		status         int
+		want           string
+	}{
+		{"passwords differ", "olga", opPassword, opPassword + "x", 400, "The two passwords differ"},
+		{"password too short", "olga", "short", "short", 400, "use at least 10"},
+		{"bad name", "ol ga", opPassword, opPassword, 400, "a name is 1 to 64 letters"},
+		{"markup in the name is shown as text", `"><img src=x onerror=alert(1)>`, opPassword, opPassword, 400, "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;"},
+		{"created", "olga", opPassword, opPassword, 201, "Your API token"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			p := b.post("/setup", url.Values{"token": {"the-one-time-setup-token"}, "name": {tt.name}, "password": {tt.pw1}, "password2": {tt.pw2}})
+			if p.status != tt.status || !strings.Contains(p.body, tt.want) {
+				t.Fatalf("%d, want %d with %q: %s", p.status, tt.status, tt.want, p.body)
+			}
+			if strings.Contains(p.body, "<img src=x") {
+				t.Fatal("raw markup from the form reached the page")
+			}
+		})
+	}
+	tok := regexp.MustCompile(`evl_[A-Za-z0-9_-]{43}`).FindString(b.get("/audit").body)
+	if tok != "" {
+		t.Fatal("the API token is shown again after setup")
+	}
+	if p := b.get("/audit"); p.status != 200 || !strings.Contains(p.body, "olga") {
+		t.Fatalf("the new operator is not signed in: %d", p.status)
+	}
+	if p := b.post("/setup", url.Values{"token": {"the-one-time-setup-token"}, "name": {"eve"}, "password": {opPassword}, "password2": {opPassword}}); p.status != http.StatusForbidden {
+		t.Fatalf("second use of the setup token: %d", p.status)
+	}
+	// Without a token configured, setup is closed even on a ledger with no user.
+	g := newPageFixture(t, "")
+	if p := g.browser(t).get("/setup?token="); p.status != http.StatusForbidden {
+		t.Fatalf("setup without a token: %d", p.status)
+	}
+}
