@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -547,4 +548,49 @@ func TestCheckInterrupted(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want one wrapping context.Canceled", err)
 	}
+}
+
+// FuzzAdjudicate feeds verdict lists, as another verifier might send them, to the
+// adjudicator and checks its laws: an off-schema verdict never decides, a decision is the
+// verdict of every valid verdict, a split or an escalation never decides, and every ruling
+// carries a residual-risk statement. Seeds: testdata/verdicts/seeds.jsonl.
+func FuzzAdjudicate(f *testing.F) {
+	for line := range strings.Lines(string(readTestdata(f, "verdicts/seeds.jsonl"))) {
+		f.Add([]byte(strings.TrimSpace(line)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in []evidence.VerifierResult
+		if json.Unmarshal(data, &in) != nil {
+			return
+		}
+		r := Adjudicate(target("https://example.org/", "a quote to look for"), in)
+		if r.ResidualRisk == "" {
+			t.Fatal("ruling without a residual-risk statement")
+		}
+		if len(r.Problems) != len(in) {
+			t.Fatalf("%d problems for %d verdicts", len(r.Problems), len(in))
+		}
+		if r.Decision == "" {
+			return
+		}
+		if r.Escalate || r.Split {
+			t.Fatalf("ruling %+v decides and escalates or splits", r)
+		}
+		valid := 0
+		for i, v := range in {
+			if v.Validate() != nil {
+				if r.Problems[i] == "" {
+					t.Fatalf("verdict %d is off its schema but has no problem", i)
+				}
+				continue
+			}
+			valid++
+			if v.Verdict != r.Decision {
+				t.Fatalf("decision %q although valid verdict %d is %q", r.Decision, i, v.Verdict)
+			}
+		}
+		if valid < 2 {
+			t.Fatalf("decision %q rests on %d valid verdicts", r.Decision, valid)
+		}
+	})
 }
