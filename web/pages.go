@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"evidenceledger/evidence"
 	"evidenceledger/ledger"
 )
 
@@ -64,18 +65,25 @@ func newPages(setupToken string) *pages {
 		panic(fmt.Sprintf("read embedded static files: %v", err))
 	}
 	funcs := template.FuncMap{
-		"static": func(name string) string { return "/static/" + name + "?v=" + p.static[name] },
-		"when":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
-		"short":  func(h string) string { return shortHash(h) },
+		"static":    func(name string) string { return "/static/" + name + "?v=" + p.static[name] },
+		"when":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+		"short":     func(h string) string { return shortHash(h) },
+		"highlight": highlight,
+		"inc":       func(i int) int { return i + 1 },
+		"count":     func(m map[evidence.Status]int, s string) int { return m[evidence.Status(s)] },
+		"withData":  func(v view, d any) view { v.Data = d; return v },
+		"sourceRow": func(src ledger.SourceView, classes []string) sourceRow {
+			return sourceRow{Source: src, Classes: classes}
+		},
 	}
-	base := template.Must(template.New("base").Funcs(funcs).ParseFS(templateFS, "templates/layout.html"))
+	base := template.Must(template.New("base").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html"))
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		panic(err)
 	}
 	for _, n := range names {
 		name := strings.TrimSuffix(path.Base(n), ".html")
-		if name == "layout" {
+		if name == "layout" || name == "partials" {
 			continue
 		}
 		p.tmpl[name] = template.Must(template.Must(base.Clone()).ParseFS(templateFS, n))
@@ -182,6 +190,7 @@ func (s *server) routePages(mux *http.ServeMux) {
 	handle("POST /setup", http.HandlerFunc(s.handleSetup))
 	handle("GET /{$}", s.page(roleRead, s.handleHome))
 	handle("GET /audit", s.page(roleRead, s.handleAuditPage))
+	s.routeEvidencePages(handle)
 	handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, fmt.Errorf("there is no page at %s: %w", r.URL.Path, ledger.ErrNotFound))
 	}))
@@ -337,7 +346,13 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusCreated, "setup", "", view{Title: "First run", Viewer: v, Data: setupData{Name: name, APIToken: apiToken}})
 }
 
+// handleHome sends operators to the paste page and auditors to the audit.
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
+	v, _ := viewerFrom(r.Context())
+	if v.User.CanWrite() {
+		http.Redirect(w, r, "/batches", http.StatusSeeOther)
+		return
+	}
 	http.Redirect(w, r, "/audit", http.StatusSeeOther)
 }
 

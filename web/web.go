@@ -20,6 +20,7 @@ type Ledger interface {
 	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
 	Keys(ctx context.Context) (ledger.KeySet, error)
 	accounts
+	evidencePages
 }
 
 // Config is what the server is built from.

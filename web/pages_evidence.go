@@ -1,0 +1,462 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"evidenceledger/evidence"
+	"evidenceledger/ledger"
+	"evidenceledger/verify"
+)
+
+// evidencePages is what the paste, batch, claim, seam and source pages need from the store.
+type evidencePages interface {
+	ImportResearch(ctx context.Context, actor string, paste []byte, research evidence.Research) (ledger.Batch, error)
+	Batches(ctx context.Context) ([]ledger.Batch, error)
+	Batch(ctx context.Context, id string) (ledger.Batch, error)
+	Claims(ctx context.Context, f ledger.ClaimFilter) ([]ledger.ClaimView, error)
+	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
+	Seams(ctx context.Context, state evidence.SeamState) ([]ledger.SeamView, error)
+	Seam(ctx context.Context, id string) (ledger.SeamView, error)
+	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)
+	ResolveSeam(ctx context.Context, actor, id, decision, reason string) (ledger.SeamView, error)
+	Sources(ctx context.Context) ([]ledger.SourceView, error)
+	ClassifySource(ctx context.Context, actor, id string, class evidence.SourceClass, publisher string) (ledger.SourceView, error)
+	Blob(ctx context.Context, sha256hex string) ([]byte, error)
+}
+
+// routeEvidencePages adds the pages about research, claims, seams and sources.
+func (s *server) routeEvidencePages(handle func(string, http.Handler)) {
+	handle("GET /paste", s.page(roleWrite, s.handlePasteForm))
+	handle("POST /paste/preview", s.page(roleWrite, s.handlePreview))
+	handle("POST /paste", s.page(roleWrite, s.handleCommit))
+	handle("GET /batches", s.page(roleRead, s.handleBatches))
+	handle("GET /batches/{id}", s.page(roleRead, s.handleBatch))
+	handle("GET /claims", s.page(roleRead, s.handleClaims))
+	handle("GET /claims/{id}", s.page(roleRead, s.handleClaim))
+	handle("GET /documents/{sha}", s.page(roleRead, s.handleDocument))
+	handle("GET /seams", s.page(roleRead, s.handleSeams))
+	handle("POST /seams", s.page(roleWrite, s.handleOpenSeam))
+	handle("POST /seams/{id}/resolve", s.page(roleWrite, s.handleResolve))
+	handle("GET /sources", s.page(roleRead, s.handleSources))
+	handle("POST /sources/{id}/classify", s.page(roleWrite, s.handleClassify))
+}
+
+// actorOf is the chain's actor for the signed-in person.
+func actorOf(r *http.Request) string {
+	v, _ := viewerFrom(r.Context())
+	return "user:" + v.User.Name
+}
+
+// pasteText reads the pasted text of a form. Browsers send a textarea's line ends as CRLF;
+// they are turned into LF, so the preview and the commit see the same text as a paste of
+// the same research through the API would.
+func pasteText(r *http.Request) string {
+	return strings.ReplaceAll(r.PostFormValue("text"), "\r\n", "\n")
+}
+
+func textHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+type pasteData struct {
+	Text      string
+	Hash      string
+	Research  evidence.Research
+	Problem   string
+	Previewed bool
+	Notes     int // citations that cannot be checked
+	URLs      int
+}
+
+func (s *server) handlePasteForm(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "paste", "", view{Title: "Paste research", Data: pasteData{}})
+}
+
+// preview parses text as the commit will; a paste that cannot be read is a problem shown
+// on the page, not an error page.
+func preview(text string) pasteData {
+	d := pasteData{Text: text, Hash: textHash(text), Previewed: true}
+	res, err := evidence.ParseResearch(text)
+	if err != nil {
+		d.Problem = err.Error()
+		if strings.TrimSpace(text) == "" {
+			d.Problem = "The text area is empty; paste the research first."
+		}
+		return d
+	}
+	d.Research = res
+	for _, c := range res.Claims {
+		for _, ct := range c.Citations {
+			if ct.Note != "" {
+				d.Notes++
+			}
+			if ct.URL != "" {
+				d.URLs++
+			}
+		}
+	}
+	return d
+}
+
+// handlePreview shows what the parser found, before anything is recorded. Fragment "preview".
+func (s *server) handlePreview(w http.ResponseWriter, r *http.Request) {
+	d := preview(pasteText(r))
+	status := http.StatusOK
+	if d.Problem != "" {
+		status = http.StatusUnprocessableEntity
+	}
+	s.render(w, r, status, "paste", "preview", view{Title: "Preview", Data: d})
+}
+
+// handleCommit records the previewed text as a batch. The form carries the text again with
+// the SHA-256 the preview showed; a text that differs from its preview is refused.
+func (s *server) handleCommit(w http.ResponseWriter, r *http.Request) {
+	text := pasteText(r)
+	if want := r.PostFormValue("sha256"); want != textHash(text) {
+		d := preview(text)
+		d.Problem = "The text differs from the one previewed; check the new preview and commit again."
+		s.render(w, r, http.StatusConflict, "paste", "", view{Title: "Paste research", Data: d})
+		return
+	}
+	d := preview(text)
+	if d.Problem != "" {
+		s.render(w, r, http.StatusUnprocessableEntity, "paste", "", view{Title: "Paste research", Data: d})
+		return
+	}
+	b, err := s.cfg.Ledger.ImportResearch(r.Context(), actorOf(r), []byte(text), d.Research)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	http.Redirect(w, r, "/batches/"+b.ID, http.StatusSeeOther)
+}
+
+// filter is the status and strength a list is narrowed to.
+type filter struct {
+	Status   string
+	Strength string
+	Batch    string
+}
+
+var (
+	statusChoices   = []string{string(evidence.StatusReported), string(evidence.StatusFound), string(evidence.StatusNotFound), string(evidence.StatusUnreachable)}
+	strengthChoices = []string{"high", "medium", "low", "none"}
+)
+
+func readFilter(r *http.Request) (filter, error) {
+	q := r.URL.Query()
+	f := filter{Status: q.Get("status"), Strength: q.Get("strength"), Batch: q.Get("batch")}
+	if f.Status != "" && !evidence.Status(f.Status).Valid() {
+		return f, fmt.Errorf("status %q: want one of %s: %w", f.Status, strings.Join(statusChoices, ", "), ledger.ErrInvalid)
+	}
+	if f.Strength != "" && !contains(strengthChoices, f.Strength) {
+		return f, fmt.Errorf("strength %q: want one of %s: %w", f.Strength, strings.Join(strengthChoices, ", "), ledger.ErrInvalid)
+	}
+	return f, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+type listData struct {
+	Filter    filter
+	Statuses  []string
+	Strengths []string
+	Batches   []ledger.Batch
+	Claims    []ledger.ClaimView
+}
+
+// handleBatches lists batches; a filter keeps the batches with at least one claim of that
+// status and of that strength.
+func (s *server) handleBatches(w http.ResponseWriter, r *http.Request) {
+	f, err := readFilter(r)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	all, err := s.cfg.Ledger.Batches(r.Context())
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices}
+	for _, b := range all {
+		if f.Status != "" && b.Counts.ClaimsByStatus[evidence.Status(f.Status)] == 0 {
+			continue
+		}
+		if f.Strength != "" && b.Counts.ClaimsByStrength[f.Strength] == 0 {
+			continue
+		}
+		d.Batches = append(d.Batches, b)
+	}
+	s.render(w, r, http.StatusOK, "batches", "", view{Title: "Batches", Data: d})
+}
+
+type batchData struct {
+	Batch ledger.Batch
+}
+
+func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
+	b, err := s.cfg.Ledger.Batch(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "batch", "", view{Title: "Batch " + b.ID, Data: batchData{Batch: b}})
+}
+
+func (s *server) handleClaims(w http.ResponseWriter, r *http.Request) {
+	f, err := readFilter(r)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	claims, err := s.cfg.Ledger.Claims(r.Context(), ledger.ClaimFilter{Batch: f.Batch, Status: evidence.Status(f.Status), Strength: f.Strength})
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "claims", "", view{Title: "Claims", Data: listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices, Claims: claims}})
+}
+
+type claimData struct {
+	Claim ledger.ClaimView
+	Seams []ledger.SeamView
+}
+
+func (s *server) handleClaim(w http.ResponseWriter, r *http.Request) {
+	c, err := s.cfg.Ledger.Claim(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := claimData{Claim: c}
+	ids := append([]string{}, c.OpenSeams...)
+	for _, ct := range c.Citations {
+		ids = append(ids, ct.OpenSeams...)
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		sm, err := s.cfg.Ledger.Seam(r.Context(), id)
+		if err != nil {
+			s.pageError(w, r, viewer{}, err)
+			return
+		}
+		d.Seams = append(d.Seams, sm)
+	}
+	s.render(w, r, http.StatusOK, "claim", "", view{Title: "Claim", Data: d})
+}
+
+// handleDocument serves a stored page body as plain text that no browser will run or
+// render as HTML: text/plain, nosniff, and a CSP sandbox (no script, no same origin).
+func (s *server) handleDocument(w http.ResponseWriter, r *http.Request) {
+	body, err := s.cfg.Ledger.Blob(r.Context(), r.PathValue("sha"))
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "private, max-age=86400, immutable")
+	if !utf8.Valid(body) {
+		body = []byte(strings.ToValidUTF8(string(body), "\uFFFD"))
+	}
+	w.Write(body)
+}
+
+// seamRow is a seam with what it is about, for side-by-side display.
+type seamRow struct {
+	Seam      ledger.SeamView
+	Claims    []ledger.ClaimView
+	Citations []ledger.CitationView
+	// Decisions are the choices for a seam whose decision is a citation status.
+	Decisions []string
+}
+
+// seamRowOf loads the claims and citations a seam names.
+func (s *server) seamRowOf(ctx context.Context, sm ledger.SeamView) (seamRow, error) {
+	row := seamRow{Seam: sm}
+	if sm.Kind == evidence.SeamManual || sm.Kind == evidence.SeamDisagreement {
+		row.Decisions = []string{string(evidence.StatusFound), string(evidence.StatusNotFound), string(evidence.StatusUnreachable)}
+	}
+	for _, id := range sm.Claims {
+		c, err := s.cfg.Ledger.Claim(ctx, id)
+		if err != nil {
+			return row, err
+		}
+		row.Claims = append(row.Claims, c)
+		for _, ct := range c.Citations {
+			if contains(sm.Citations, ct.ID) {
+				row.Citations = append(row.Citations, ct)
+			}
+		}
+	}
+	return row, nil
+}
+
+type seamsData struct {
+	State string
+	Rows  []seamRow
+}
+
+func (s *server) handleSeams(w http.ResponseWriter, r *http.Request) {
+	state := evidence.SeamState(r.URL.Query().Get("state"))
+	if state == "" {
+		state = evidence.SeamOpen
+	}
+	if !state.Valid() {
+		s.pageError(w, r, viewer{}, fmt.Errorf("state %q: want open or resolved: %w", state, ledger.ErrInvalid))
+		return
+	}
+	seams, err := s.cfg.Ledger.Seams(r.Context(), state)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := seamsData{State: string(state)}
+	for _, sm := range seams {
+		row, err := s.seamRowOf(r.Context(), sm)
+		if err != nil {
+			s.pageError(w, r, viewer{}, err)
+			return
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	s.render(w, r, http.StatusOK, "seams", "", view{Title: "Seams", Data: d})
+}
+
+// handleOpenSeam opens a contradiction (this claim and the claims named in "others") or an
+// absence (this claim) from the claim page, then shows the claim again.
+func (s *server) handleOpenSeam(w http.ResponseWriter, r *http.Request) {
+	kind := evidence.SeamKind(r.PostFormValue("kind"))
+	claim := r.PostFormValue("claim")
+	req := ledger.SeamRequest{Kind: kind, Summary: r.PostFormValue("summary"), Claims: []string{claim}}
+	switch kind {
+	case evidence.SeamContradiction:
+		for _, id := range strings.FieldsFunc(r.PostFormValue("others"), func(c rune) bool { return c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r' }) {
+			if id != claim && !contains(req.Claims, id) {
+				req.Claims = append(req.Claims, id)
+			}
+		}
+	case evidence.SeamAbsence:
+	default:
+		s.pageError(w, r, viewer{}, fmt.Errorf("a person opens a contradiction or records an absence here; kind %q is neither: %w", kind, ledger.ErrInvalid))
+		return
+	}
+	if _, err := s.cfg.Ledger.OpenSeam(r.Context(), actorOf(r), req); err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	http.Redirect(w, r, "/claims/"+claim, http.StatusSeeOther)
+}
+
+// handleResolve resolves a seam. Fragment "seam-row": the resolved row, swapped in place.
+func (s *server) handleResolve(w http.ResponseWriter, r *http.Request) {
+	sm, err := s.cfg.Ledger.ResolveSeam(r.Context(), actorOf(r), r.PathValue("id"), strings.TrimSpace(r.PostFormValue("decision")), strings.TrimSpace(r.PostFormValue("reason")))
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	if !isHTMX(r) {
+		http.Redirect(w, r, "/seams", http.StatusSeeOther)
+		return
+	}
+	row, err := s.seamRowOf(r.Context(), sm)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "seams", "seam-row", view{Title: "Seams", Data: row})
+}
+
+type sourcesData struct {
+	Sources []ledger.SourceView
+	Classes []string
+}
+
+var classChoices = []string{string(evidence.ClassPrimary), string(evidence.ClassSemi), string(evidence.ClassLead)}
+
+func (s *server) handleSources(w http.ResponseWriter, r *http.Request) {
+	srcs, err := s.cfg.Ledger.Sources(r.Context())
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "sources", "", view{Title: "Sources", Data: sourcesData{Sources: srcs, Classes: classChoices}})
+}
+
+// sourceRow is one row of the sources table.
+type sourceRow struct {
+	Source  ledger.SourceView
+	Classes []string
+}
+
+// handleClassify sets a source's class. Fragment "source-row".
+func (s *server) handleClassify(w http.ResponseWriter, r *http.Request) {
+	src, err := s.cfg.Ledger.ClassifySource(r.Context(), actorOf(r), r.PathValue("id"), evidence.SourceClass(r.PostFormValue("class")), strings.TrimSpace(r.PostFormValue("publisher")))
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	if !isHTMX(r) {
+		http.Redirect(w, r, "/sources", http.StatusSeeOther)
+		return
+	}
+	s.render(w, r, http.StatusOK, "sources", "source-row", view{Title: "Sources", Data: sourceRow{Source: src, Classes: classChoices}})
+}
+
+// segment is a piece of an excerpt, marked when it is the matched quote.
+type segment struct {
+	Text string
+	Mark bool
+}
+
+// highlight cuts an excerpt (the page's own words) into segments, marking where the quote
+// matches, from the byte offsets the matcher reports. The segments are plain strings: the
+// template escapes them, so page text never becomes markup.
+func highlight(excerpt, quote string) []segment {
+	if excerpt == "" {
+		return nil
+	}
+	m, err := verify.MatchQuote(excerpt, quote)
+	if err != nil || !m.Found {
+		return []segment{{Text: excerpt}}
+	}
+	var out []segment
+	at := 0
+	for _, sp := range m.Spans {
+		if sp.Start < at || sp.End > len(excerpt) || sp.Start >= sp.End {
+			return []segment{{Text: excerpt}}
+		}
+		if sp.Start > at {
+			out = append(out, segment{Text: excerpt[at:sp.Start]})
+		}
+		out = append(out, segment{Text: excerpt[sp.Start:sp.End], Mark: true})
+		at = sp.End
+	}
+	if at < len(excerpt) {
+		out = append(out, segment{Text: excerpt[at:]})
+	}
+	return out
+}
