@@ -14,41 +14,31 @@ import (
 	"evidenceledger/verify"
 )
 
-// evidencePages is what the paste, batch, claim, seam and source pages need from the store.
+// evidencePages is what the pages need from the store beyond the intake routes
+// [intakeLedger]: the stored bodies, for the plain-text view of a page.
 type evidencePages interface {
-	ImportResearch(ctx context.Context, actor string, paste []byte, research evidence.Research) (ledger.Batch, error)
-	Batches(ctx context.Context) ([]ledger.Batch, error)
-	Batch(ctx context.Context, id string) (ledger.Batch, error)
-	Claims(ctx context.Context, f ledger.ClaimFilter) ([]ledger.ClaimView, error)
-	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
-	Seams(ctx context.Context, state evidence.SeamState) ([]ledger.SeamView, error)
-	Seam(ctx context.Context, id string) (ledger.SeamView, error)
-	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)
-	ResolveSeam(ctx context.Context, actor, id, decision, reason string) (ledger.SeamView, error)
-	Sources(ctx context.Context) ([]ledger.SourceView, error)
-	ClassifySource(ctx context.Context, actor, id string, class evidence.SourceClass, publisher string) (ledger.SourceView, error)
 	Blob(ctx context.Context, sha256hex string) ([]byte, error)
 }
 
 // routeEvidencePages adds the pages about research, claims, seams and sources.
 func (s *server) routeEvidencePages(handle func(string, http.Handler)) {
-	handle("GET /paste", s.page(roleWrite, s.handlePasteForm))
-	handle("POST /paste/preview", s.page(roleWrite, s.handlePreview))
-	handle("POST /paste", s.page(roleWrite, s.handleCommit))
-	handle("GET /batches", s.page(roleRead, s.handleBatches))
-	handle("GET /batches/{id}", s.page(roleRead, s.handleBatch))
-	handle("GET /claims", s.page(roleRead, s.handleClaims))
-	handle("GET /claims/{id}", s.page(roleRead, s.handleClaim))
-	handle("GET /documents/{sha}", s.page(roleRead, s.handleDocument))
-	handle("GET /seams", s.page(roleRead, s.handleSeams))
-	handle("POST /seams", s.page(roleWrite, s.handleOpenSeam))
-	handle("POST /seams/{id}/resolve", s.page(roleWrite, s.handleResolve))
-	handle("GET /sources", s.page(roleRead, s.handleSources))
-	handle("POST /sources/{id}/classify", s.page(roleWrite, s.handleClassify))
+	handle("GET /paste", s.page(roleWrite, s.pagePasteForm))
+	handle("POST /paste/preview", s.page(roleWrite, s.pagePreview))
+	handle("POST /paste", s.page(roleWrite, s.pageCommit))
+	handle("GET /batches", s.page(roleRead, s.pageBatches))
+	handle("GET /batches/{id}", s.page(roleRead, s.pageBatch))
+	handle("GET /claims", s.page(roleRead, s.pageClaims))
+	handle("GET /claims/{id}", s.page(roleRead, s.pageClaim))
+	handle("GET /documents/{sha}", s.page(roleRead, s.pageDocument))
+	handle("GET /seams", s.page(roleRead, s.pageSeams))
+	handle("POST /seams", s.page(roleWrite, s.pageOpenSeam))
+	handle("POST /seams/{id}/resolve", s.page(roleWrite, s.pageResolve))
+	handle("GET /sources", s.page(roleRead, s.pageSources))
+	handle("POST /sources/{id}/classify", s.page(roleWrite, s.pageClassify))
 }
 
-// actorOf is the chain's actor for the signed-in person.
-func actorOf(r *http.Request) string {
+// pageActor is the chain's actor for the signed-in person.
+func pageActor(r *http.Request) string {
 	v, _ := viewerFrom(r.Context())
 	return "user:" + v.User.Name
 }
@@ -75,7 +65,7 @@ type pasteData struct {
 	URLs      int
 }
 
-func (s *server) handlePasteForm(w http.ResponseWriter, r *http.Request) {
+func (s *server) pagePasteForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "paste", "", view{Title: "Paste research", Data: pasteData{}})
 }
 
@@ -105,8 +95,8 @@ func preview(text string) pasteData {
 	return d
 }
 
-// handlePreview shows what the parser found, before anything is recorded. Fragment "preview".
-func (s *server) handlePreview(w http.ResponseWriter, r *http.Request) {
+// pagePreview shows what the parser found, before anything is recorded. Fragment "preview".
+func (s *server) pagePreview(w http.ResponseWriter, r *http.Request) {
 	d := preview(pasteText(r))
 	status := http.StatusOK
 	if d.Problem != "" {
@@ -115,9 +105,9 @@ func (s *server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, status, "paste", "preview", view{Title: "Preview", Data: d})
 }
 
-// handleCommit records the previewed text as a batch. The form carries the text again with
+// pageCommit records the previewed text as a batch. The form carries the text again with
 // the SHA-256 the preview showed; a text that differs from its preview is refused.
-func (s *server) handleCommit(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageCommit(w http.ResponseWriter, r *http.Request) {
 	text := pasteText(r)
 	if want := r.PostFormValue("sha256"); want != textHash(text) {
 		d := preview(text)
@@ -130,7 +120,7 @@ func (s *server) handleCommit(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusUnprocessableEntity, "paste", "", view{Title: "Paste research", Data: d})
 		return
 	}
-	b, err := s.cfg.Ledger.ImportResearch(r.Context(), actorOf(r), []byte(text), d.Research)
+	b, err := s.cfg.Ledger.ImportResearch(r.Context(), pageActor(r), []byte(text), d.Research)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -179,9 +169,9 @@ type listData struct {
 	Claims    []ledger.ClaimView
 }
 
-// handleBatches lists batches; a filter keeps the batches with at least one claim of that
+// pageBatches lists batches; a filter keeps the batches with at least one claim of that
 // status and of that strength.
-func (s *server) handleBatches(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageBatches(w http.ResponseWriter, r *http.Request) {
 	f, err := readFilter(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
@@ -209,7 +199,7 @@ type batchData struct {
 	Batch ledger.Batch
 }
 
-func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageBatch(w http.ResponseWriter, r *http.Request) {
 	b, err := s.cfg.Ledger.Batch(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
@@ -218,7 +208,7 @@ func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "batch", "", view{Title: "Batch " + b.ID, Data: batchData{Batch: b}})
 }
 
-func (s *server) handleClaims(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageClaims(w http.ResponseWriter, r *http.Request) {
 	f, err := readFilter(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
@@ -237,7 +227,7 @@ type claimData struct {
 	Seams []ledger.SeamView
 }
 
-func (s *server) handleClaim(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 	c, err := s.cfg.Ledger.Claim(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
@@ -264,9 +254,9 @@ func (s *server) handleClaim(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "claim", "", view{Title: "Claim", Data: d})
 }
 
-// handleDocument serves a stored page body as plain text that no browser will run or
+// pageDocument serves a stored page body as plain text that no browser will run or
 // render as HTML: text/plain, nosniff, and a CSP sandbox (no script, no same origin).
-func (s *server) handleDocument(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageDocument(w http.ResponseWriter, r *http.Request) {
 	body, err := s.cfg.Ledger.Blob(r.Context(), r.PathValue("sha"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
@@ -320,7 +310,7 @@ type seamsData struct {
 	Rows  []seamRow
 }
 
-func (s *server) handleSeams(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageSeams(w http.ResponseWriter, r *http.Request) {
 	state := evidence.SeamState(r.URL.Query().Get("state"))
 	if state == "" {
 		state = evidence.SeamOpen
@@ -346,9 +336,9 @@ func (s *server) handleSeams(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "seams", "", view{Title: "Seams", Data: d})
 }
 
-// handleOpenSeam opens a contradiction (this claim and the claims named in "others") or an
+// pageOpenSeam opens a contradiction (this claim and the claims named in "others") or an
 // absence (this claim) from the claim page, then shows the claim again.
-func (s *server) handleOpenSeam(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageOpenSeam(w http.ResponseWriter, r *http.Request) {
 	kind := evidence.SeamKind(r.PostFormValue("kind"))
 	claim := r.PostFormValue("claim")
 	req := ledger.SeamRequest{Kind: kind, Summary: r.PostFormValue("summary"), Claims: []string{claim}}
@@ -364,16 +354,16 @@ func (s *server) handleOpenSeam(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, fmt.Errorf("a person opens a contradiction or records an absence here; kind %q is neither: %w", kind, ledger.ErrInvalid))
 		return
 	}
-	if _, err := s.cfg.Ledger.OpenSeam(r.Context(), actorOf(r), req); err != nil {
+	if _, err := s.cfg.Ledger.OpenSeam(r.Context(), pageActor(r), req); err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
 	http.Redirect(w, r, "/claims/"+claim, http.StatusSeeOther)
 }
 
-// handleResolve resolves a seam. Fragment "seam-row": the resolved row, swapped in place.
-func (s *server) handleResolve(w http.ResponseWriter, r *http.Request) {
-	sm, err := s.cfg.Ledger.ResolveSeam(r.Context(), actorOf(r), r.PathValue("id"), strings.TrimSpace(r.PostFormValue("decision")), strings.TrimSpace(r.PostFormValue("reason")))
+// pageResolve resolves a seam. Fragment "seam-row": the resolved row, swapped in place.
+func (s *server) pageResolve(w http.ResponseWriter, r *http.Request) {
+	sm, err := s.cfg.Ledger.ResolveSeam(r.Context(), pageActor(r), r.PathValue("id"), strings.TrimSpace(r.PostFormValue("decision")), strings.TrimSpace(r.PostFormValue("reason")))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -397,7 +387,7 @@ type sourcesData struct {
 
 var classChoices = []string{string(evidence.ClassPrimary), string(evidence.ClassSemi), string(evidence.ClassLead)}
 
-func (s *server) handleSources(w http.ResponseWriter, r *http.Request) {
+func (s *server) pageSources(w http.ResponseWriter, r *http.Request) {
 	srcs, err := s.cfg.Ledger.Sources(r.Context())
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
@@ -412,9 +402,9 @@ type sourceRow struct {
 	Classes []string
 }
 
-// handleClassify sets a source's class. Fragment "source-row".
-func (s *server) handleClassify(w http.ResponseWriter, r *http.Request) {
-	src, err := s.cfg.Ledger.ClassifySource(r.Context(), actorOf(r), r.PathValue("id"), evidence.SourceClass(r.PostFormValue("class")), strings.TrimSpace(r.PostFormValue("publisher")))
+// pageClassify sets a source's class. Fragment "source-row".
+func (s *server) pageClassify(w http.ResponseWriter, r *http.Request) {
+	src, err := s.cfg.Ledger.ClassifySource(r.Context(), pageActor(r), r.PathValue("id"), evidence.SourceClass(r.PostFormValue("class")), strings.TrimSpace(r.PostFormValue("publisher")))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
