@@ -1,0 +1,253 @@
+package web
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"evidenceledger/ledger"
+)
+
+// chromiumPath is Debian's Chromium, which .ci/run installs.
+const chromiumPath = "/usr/bin/chromium"
+
+// screenshotDir receives one PNG per step; README.md and docs/walkthrough.md show them.
+const screenshotDir = "../docs/screenshots"
+
+// e2eBrowser is a headless Chromium with a fresh profile, driven through chromedp.
+type e2eBrowser struct {
+	t   *testing.T
+	ctx context.Context
+	mu  sync.Mutex
+	// exceptions collects uncaught script errors of the pages.
+	exceptions []string
+}
+
+// startChromium starts the browser; a missing browser fails the test, it does not skip it.
+func startChromium(t *testing.T) *e2eBrowser {
+	t.Helper()
+	if _, err := exec.LookPath(chromiumPath); err != nil {
+		t.Fatalf("the browser test needs Chromium at %s (apt-get install chromium; .ci/run does it): %v", chromiumPath, err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("force-color-profile", "srgb"),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	b := &e2eBrowser{t: t, ctx: ctx}
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	go func() {
+		for ev, err := range chromedp.Events(ctx, runtime.ExceptionThrown) {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.exceptions = append(b.exceptions, (&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
+			b.mu.Unlock()
+		}
+	}()
+	return b
+}
+
+// do runs steps and fails the test with what was being done.
+func (b *e2eBrowser) do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, steps...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// text returns the visible text of the first element matching css.
+func (b *e2eBrowser) text(css string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(css)))
+	if err != nil {
+		b.t.Fatalf("read %s: %v", css, err)
+	}
+	return s
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](b *e2eBrowser, expr string) T {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		b.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// shot saves a full-page PNG under docs/screenshots.
+func (b *e2eBrowser) shot(name string) {
+	b.t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.MkdirAll(screenshotDir, 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(screenshotDir, name+".png"), png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// noExceptions fails the test when a page threw.
+func (b *e2eBrowser) noExceptions() {
+	b.t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.exceptions) > 0 {
+		b.t.Fatalf("the pages threw: %s", strings.Join(b.exceptions, "; "))
+	}
+}
+
+// e2eResearch cites pages of the local site; claim 3 has no source of record.
+const e2eResearch = `Claim 1: Nintendo's Super Mario Run came to the iPhone first.
+Source: {{site}}/msn
+Quote: "Nintendo and Apple shocked the world"
+
+Claim 2: The Bardo museum attack was condemned.
+Source: {{site}}/wapo-1
+Quote: "condemned the attack and said"
+
+Claim 3: Super Mario Run will never come to Android.
+Link: N/A
+`
+
+func TestBrowserWalkthrough(t *testing.T) {
+	ctx := context.Background()
+	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	const setupToken = "e2e-first-run-token-0123456789abcdef"
+	app := httptest.NewServer(New(Config{Ledger: st, SetupToken: setupToken, FetchAllow: "127.0.0.0/8"}))
+	t.Cleanup(app.Close)
+	site := newCorpusSite(t)
+
+	b := startChromium(t)
+
+	// First run: the one-time link creates the first operator, who is then signed in.
+	b.do("open the first-run link",
+		chromedp.Navigate(app.URL+"/setup?token="+setupToken),
+		chromedp.WaitVisible(chromedp.CSS(`input[name="name"]`)),
+		chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "olga"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="password"]`), opPassword),
+		chromedp.SendKeys(chromedp.CSS(`input[name="password2"]`), opPassword),
+	)
+	b.shot("01-first-run")
+	b.do("create the operator", chromedp.Click(chromedp.CSS(`form button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#api-token")))
+	if tok := b.text("#api-token"); !strings.HasPrefix(tok, "evl_") {
+		t.Fatalf("first run shows %q as the API token", tok)
+	}
+	if _, err := st.Authenticate(ctx, b.text("#api-token")); err != nil {
+		t.Fatalf("the token shown at first run does not work: %v", err)
+	}
+
+	// Sign out and in again, as a returning user would.
+	b.do("sign out", chromedp.Click(chromedp.CSS(`form.who button`)), chromedp.WaitVisible(chromedp.CSS(`input[name="password"]`)))
+	b.do("sign in",
+		chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "olga"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="password"]`), opPassword),
+	)
+	b.shot("02-sign-in")
+	b.do("submit sign-in", chromedp.Click(chromedp.CSS(`form.narrow button`)), chromedp.WaitVisible(chromedp.CSS("h1")))
+	if h := b.text("h1"); h != "Batches" {
+		t.Fatalf("after sign-in the operator lands on %q", h)
+	}
+
+	// Paste: the preview arrives in place (htmx), then the commit records the batch.
+	research := strings.ReplaceAll(e2eResearch, "{{site}}", site.URL)
+	b.do("paste research",
+		chromedp.Navigate(app.URL+"/paste"),
+		chromedp.WaitVisible(chromedp.CSS("#paste-text")),
+		chromedp.SetValue(chromedp.CSS("#paste-text"), research),
+		chromedp.Click(chromedp.CSS("#preview-button")),
+		chromedp.WaitVisible(chromedp.CSS("#commit-button")),
+	)
+	if got := b.text("#preview h2"); got != "Preview: 3 claim(s), 2 URL(s), 1 citation(s) that cannot be checked" {
+		t.Fatalf("preview heading %q", got)
+	}
+	if !eval[bool](b, `document.querySelector("#paste-text") !== null && location.pathname === "/paste"`) {
+		t.Fatal("the preview replaced the page instead of arriving in place")
+	}
+	if eval[int](b, `document.querySelectorAll("style").length`) != 0 {
+		t.Fatal("a <style> element was injected; the CSP would block it")
+	}
+	b.shot("03-paste-preview")
+	b.do("commit", chromedp.Click(chromedp.CSS("#commit-button")), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	b.shot("04-batch")
+	batchURL := eval[string](b, "location.href")
+
+	// Read: a claim page.
+	b.do("open a claim", chromedp.Click(chromedp.CSS(".claim-table tbody tr:nth-child(2) a")), chromedp.WaitVisible(chromedp.CSS(".citation")))
+	claimB := strings.TrimPrefix(eval[string](b, "location.pathname"), "/claims/")
+	b.do("back to the batch", chromedp.Navigate(batchURL), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	b.do("open the first claim", chromedp.Click(chromedp.CSS(".claim-table tbody tr:nth-child(1) a")), chromedp.WaitVisible(chromedp.CSS(".citation")))
+	b.shot("05-claim")
+
+	// Seams: the operator records that the first claim and the second cannot both hold,
+	// then resolves the seam in place.
+	b.do("open a contradiction",
+		chromedp.SendKeys(chromedp.CSS(`input[name="others"]`), claimB),
+		chromedp.SendKeys(chromedp.CSS(`form input[value="contradiction"] ~ label textarea`), "Both cite the same week but different events."),
+		chromedp.Click(chromedp.CSS(`form input[value="contradiction"] ~ button`)),
+		chromedp.WaitVisible(chromedp.CSS(".citation")),
+		chromedp.Navigate(app.URL+"/seams"),
+		chromedp.WaitVisible(chromedp.CSS("article.seam")),
+	)
+	b.shot("06-seams")
+	b.do("resolve the seam",
+		chromedp.SendKeys(chromedp.CSS(`article.seam input[name="decision"]`), "not a contradiction"),
+		chromedp.SendKeys(chromedp.CSS(`article.seam textarea[name="reason"]`), "The claims are about different events."),
+		chromedp.Click(chromedp.CSS(`article.seam button`)),
+		chromedp.WaitVisible(chromedp.CSS("article.seam .verdict.ok")),
+	)
+	if got := b.text("article.seam .verdict.ok"); !strings.Contains(got, "by user:olga") || !eval[bool](b, `location.pathname === "/seams"`) {
+		t.Fatalf("resolved row %q", got)
+	}
+	b.shot("07-seam-resolved")
+
+	// Audit: recompute the chain and see it hold.
+	b.do("run the audit",
+		chromedp.Navigate(app.URL+"/audit"),
+		chromedp.WaitVisible(chromedp.CSS("#run-audit")),
+		chromedp.Click(chromedp.CSS("#run-audit")),
+		chromedp.WaitVisible(chromedp.CSS("#audit-verdict")),
+	)
+	if got := b.text("#audit-verdict"); got != "The chain holds." {
+		t.Fatalf("audit: %q", got)
+	}
+	b.shot("08-audit")
+	b.noExceptions()
+}
