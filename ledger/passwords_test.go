@@ -163,3 +163,13 @@ func TestSignIn(t *testing.T) {
 		t.Fatalf("audit with sessions: %+v %v", rep, err)
 	}
 }
+
+// BenchmarkPasswordHash measures one argon2id hash at the stored parameters: the cost of
+// every sign-in, right or wrong.
+func BenchmarkPasswordHash(b *testing.B) {
+	for b.Loop() {
+		if _, err := hashPassword("correct horse battery"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
