@@ -181,7 +181,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`input[name="password"]`), opPassword),
 	)
 	b.shot("02-sign-in")
-	b.do("submit sign-in", chromedp.Click(chromedp.CSS(`form.narrow button`)), chromedp.WaitVisible(chromedp.CSS("h1")))
+	b.do("submit sign-in", chromedp.Click(chromedp.CSS(`form.narrow button`)), chromedp.WaitVisible(chromedp.CSS("header nav")))
 	if h := b.text("h1"); h != "Batches" {
 		t.Fatalf("after sign-in the operator lands on %q", h)
 	}
@@ -222,7 +222,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`input[name="others"]`), claimB),
 		chromedp.SendKeys(chromedp.CSS(`form input[value="contradiction"] ~ label textarea`), "Both cite the same week but different events."),
 		chromedp.Click(chromedp.CSS(`form input[value="contradiction"] ~ button`)),
-		chromedp.WaitVisible(chromedp.CSS(".citation")),
+		chromedp.WaitVisible(chromedp.CSS(`a[href^="/seams#seam-"]`)),
 		chromedp.Navigate(app.URL+"/seams"),
 		chromedp.WaitVisible(chromedp.CSS("article.seam")),
 	)
