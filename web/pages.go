@@ -251,6 +251,10 @@ func (s *server) handleSignInForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleSignIn(w http.ResponseWriter, r *http.Request) {
+	if err := readForm(w, r, maxSmallForm); err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
 	name, password := strings.TrimSpace(r.PostFormValue("name")), r.PostFormValue("password")
 	next := safeNext(r.PostFormValue("next"))
 	sess, err := s.cfg.Ledger.SignIn(r.Context(), name, password)
@@ -306,6 +310,10 @@ func (s *server) handleSetupForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
+	if err := readForm(w, r, maxSmallForm); err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
 	token := r.PostFormValue("token")
 	name, pw, pw2 := strings.TrimSpace(r.PostFormValue("name")), r.PostFormValue("password"), r.PostFormValue("password2")
 	again := func(problem string) {

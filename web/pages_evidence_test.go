@@ -110,6 +110,10 @@ func TestPastePreviewAndCommit(t *testing.T) {
 			}
 		})
 	}
+	// A form larger than any paste may be is refused before it is read.
+	if p := b.post("/paste/preview", url.Values{"text": {strings.Repeat("%", maxPageForm/3+1)}}); p.status != http.StatusRequestEntityTooLarge || !strings.Contains(p.body, "paste less at once") {
+		t.Fatalf("huge form: %d", p.status)
+	}
 	// A text that differs from its preview is not committed.
 	before, _ := f.store.Batches(context.Background())
 	p = b.post("/paste", url.Values{"text": {hostilePaste + "\nClaim 4: added after the preview.\nSource: https://x.example/a\nQuote: \"added after the preview\"\n"}, "sha256": {textHash(hostilePaste)}})

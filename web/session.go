@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"evidenceledger/evidence"
 	"evidenceledger/ledger"
 )
 
@@ -92,6 +93,12 @@ func (s *server) page(need role, h http.HandlerFunc) http.Handler {
 			return
 		}
 		v := viewer{User: sess.User, sessionID: sess.ID, CSRF: csrfToken(sess.ID)}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if err := readForm(w, r, maxPageForm); err != nil {
+				s.pageError(w, r, v, err)
+				return
+			}
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !validCSRF(r, v.CSRF) {
 			s.pageError(w, r, v, fmt.Errorf("the form's security token is missing or stale; reload the page and try again: %w", errForbidden))
 			return
@@ -102,6 +109,27 @@ func (s *server) page(need role, h http.HandlerFunc) http.Handler {
 		}
 		h(w, r.WithContext(context.WithValue(r.Context(), viewerKey{}, v)))
 	})
+}
+
+// Form size limits: a page form may carry a paste of evidence.MaxPasteBytes, percent-encoded
+// (up to three bytes each); the sign-in and first-run forms are small.
+const (
+	maxPageForm  = 3*evidence.MaxPasteBytes + 64<<10
+	maxSmallForm = 64 << 10
+)
+
+// readForm parses a posted form of at most limit bytes. A larger body is an error wrapping
+// errTooLarge (413); an unreadable one wraps ledger.ErrInvalid.
+func readForm(w http.ResponseWriter, r *http.Request, limit int64) error {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if err := r.ParseForm(); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return fmt.Errorf("the form is more than %d bytes; paste less at once: %w", limit, errTooLarge)
+		}
+		return fmt.Errorf("the form cannot be read (%v); send it from the page: %w", err, ledger.ErrInvalid)
+	}
+	return nil
 }
 
 // setup is the first-run state: the hash of the one-time token, until it is used.
