@@ -31,8 +31,6 @@ type reference struct {
 	lines []string
 }
 
-func (r *reference) text() string { return strings.Join(r.lines, "\n") }
-
 // ParseResearch finds the claims in pasted research, each with its citations (URL and quote)
 // and the notes that say why a citation cannot be checked. It reads labelled lists, prose
 // with links and quotes, numbered citation markers resolved from a Sources list or footnote
@@ -154,9 +152,9 @@ var (
 	reList      = regexp.MustCompile(`^(\s*)([-*+•·‣▪◦–]|\d{1,4}[.)]|\(\d{1,4}\)|[a-zA-Z][.)])\s+`)
 	reLabel     = regexp.MustCompile(`^(?:\*\*|__)?\s*([A-Za-z][A-Za-z ]{0,24}?)\s*(?:#?\d{1,4})?\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
 	reDef       = regexp.MustCompile(`^\s{0,3}\[\^?([A-Za-z0-9_-]{1,32})\]:\s*(.*)$`)
-	reRefEntry  = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?:\[\^?(\d{1,4})\]:?|\((\d{1,4})\)|(\d{1,4})[.)]|([⁰¹²³⁴⁵⁶⁷⁸⁹]+))\s*(.*)$`)
-	reLooseDef  = regexp.MustCompile(`^\s{0,3}(\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\s*:?\s+(.*)$`)
-	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+`)
+	reRefEntry  = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?:\[\^?(\d{1,4})\]:?|\((\d{1,4})\)|(\d{1,4})[.)]|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}))\s*(.*)$`)
+	reLooseDef  = regexp.MustCompile(`^\s{0,3}(\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4})\s*:?\s+(.*)$`)
+	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}`)
 	reTableSep  = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	reSourcesHd = regexp.MustCompile(`(?i)^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?$`)
 	reChatter   = regexp.MustCompile(`(?i)^(here (is|are|'s)|here’s|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|in summary|to summarize|summary\b|thanks|thank you|as an ai|key findings|findings|research (summary|results)|overview)`)

@@ -25,6 +25,8 @@ var pathological = []struct {
 	{"table-like lines", "| a | b |\n|---|---|\n"},
 	{"nested list", "- a\n  - b\n    - c\n"},
 	{"periods", "A. B. C. "},
+	{"superscript digits", "¹"},
+	{"link targets that never close", "[a]("},
 	{"fences", "```\n"},
 }
 
