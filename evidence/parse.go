@@ -108,7 +108,6 @@ type item struct {
 	indent int // the column of a list item's marker
 	parts  []part
 	blank  bool // a blank line followed the last line
-	open   bool // the last part may take continuation lines
 }
 
 func (it *item) add(k partKind, text string) {
@@ -117,7 +116,6 @@ func (it *item) add(k partKind, text string) {
 		lines = []string{text}
 	}
 	it.parts = append(it.parts, part{kind: k, lines: lines})
-	it.open = true
 }
 
 // appendText continues the last part with another line.
@@ -503,7 +501,7 @@ func (p *parser) line(i int) int {
 		p.cur = &item{kind: itemList, indent: indent}
 		p.cur.add(partClaim, content)
 		p.lastPart = partClaim
-	case cur != nil && cur.open && (!cur.blank || (indent > cur.indent && cur.kind != itemPara)):
+	case cur != nil && (!cur.blank || (indent > cur.indent && cur.kind != itemPara)):
 		if p.lastPart == partBlockquote {
 			// a line after a blockquote, such as its attribution
 			cur.add(partClaim, content)
