@@ -215,8 +215,8 @@ func isAbbreviation(text string, i int) bool {
 	for w > 0 && text[w-1] != ' ' && text[w-1] != '\n' && text[w-1] != '(' {
 		w--
 	}
-	word := strings.ToLower(strings.Trim(text[w:i], "*_\"“‘("))
-	if word == "" {
+	word := strings.ToLower(strings.Trim(text[w:i], "*_\"“‘()[]”’"))
+	if word == "" || strings.Contains(word, "/") || strings.Contains(word, "](") {
 		return false
 	}
 	if strings.Contains(word, ".") || abbreviations[word] {

@@ -646,7 +646,7 @@ func (p *parser) finish() {
 }
 
 // isHeadingOrRule reports whether a trimmed line is a Markdown heading, a horizontal rule, or
-// a line in bold alone that does not end with a full stop.
+// a line in bold alone that does not end with a full stop and is not a label ("**Quote:**").
 func isHeadingOrRule(t string) bool {
 	switch t[0] {
 	case '#':
@@ -656,8 +656,13 @@ func isHeadingOrRule(t string) bool {
 			return true
 		}
 	}
-	return (strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")) && reBoldLine.MatchString(t) && !hasURL(t) &&
-		!strings.HasSuffix(strings.TrimRight(t, "*_:"), ".")
+	if !strings.HasPrefix(t, "**") && !strings.HasPrefix(t, "__") {
+		return false
+	}
+	if _, _, isLabel := label(t); isLabel {
+		return false
+	}
+	return reBoldLine.MatchString(t) && !hasURL(t) && !strings.HasSuffix(strings.TrimRight(t, "*_:"), ".")
 }
 
 // startsWithQuote reports whether s, past emphasis marks, opens with a quotation mark.
