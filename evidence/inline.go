@@ -305,22 +305,25 @@ func (p *parser) quoteField(text string) []token {
 }
 
 // blockquote reads the lines of a > blockquote: the quote, and an attribution line
-// ("— Reuters, https://…") whose links and URLs follow it.
+// ("— Reuters, https://…") whose links and URLs follow it. Text after an attribution line
+// starts another quote.
 func (p *parser) blockquote(text string) []token {
-	var body, attribution []string
+	var toks []token
+	var body []string
+	flush := func(after []token) {
+		toks = append(toks, p.quoteText(strings.Join(strings.Fields(strings.Join(body, " ")), " "), after)...)
+		body = nil
+	}
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
 		if isAttribution(t) {
-			attribution = append(attribution, t)
+			flush(p.urlField(t))
 		} else {
 			body = append(body, t)
 		}
 	}
-	var after []token
-	for _, a := range attribution {
-		after = append(after, p.urlField(a)...)
-	}
-	return p.quoteText(strings.Join(strings.Fields(strings.Join(body, " ")), " "), after)
+	flush(nil)
+	return toks
 }
 
 func isAttribution(t string) bool {
