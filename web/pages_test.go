@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"evidenceledger/ledger"
 )
@@ -333,5 +335,33 @@ func TestFirstRunSetup(t *testing.T) {
 	g := newPageFixture(t, "")
 	if p := g.browser(t).get("/setup?token="); p.status != http.StatusForbidden {
 		t.Fatalf("setup without a token: %d", p.status)
+	}
+}
+
+func TestExpiredSession(t *testing.T) {
+	ctx := context.Background()
+	var offset atomic.Int64
+	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{Now: func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.AddUserWithPassword(ctx, "system", "olga", ledger.RoleOperator, opPassword); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(New(Config{Ledger: st}))
+	t.Cleanup(srv.Close)
+	b := pageFixture{srv: srv, store: st}.browser(t)
+	b.signIn("olga", opPassword)
+	if p := b.get("/audit"); p.status != 200 {
+		t.Fatalf("fresh session: %d", p.status)
+	}
+	offset.Store(int64(ledger.SessionTTL + time.Second))
+	p := b.get("/audit")
+	if p.status != http.StatusSeeOther || !strings.HasPrefix(p.header.Get("Location"), "/signin") || !strings.Contains(p.header.Get("Set-Cookie"), "Max-Age=0") {
+		t.Fatalf("expired session: %d %v", p.status, p.header)
+	}
+	if p := b.post("/signout", url.Values{}); p.status != http.StatusUnauthorized || !strings.Contains(p.body, "sign in again") {
+		t.Fatalf("post with an expired session: %d %s", p.status, p.body)
 	}
 }
