@@ -1,0 +1,368 @@
+package evidence
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+var (
+	reEmptyParens = regexp.MustCompile(`(?i)\(\s*(?:(?:source|sources|via|see|link|url|ref)\s*:?)?\s*[,;]?\s*\)|\[\s*\]`)
+	reSpaceBefore = regexp.MustCompile(`\s+([.,;:!?)\]”’»])`)
+	reSpaceAfter  = regexp.MustCompile(`([(\[“‘«„])\s+`)
+	reDangling    = regexp.MustCompile(`(?i)(?:\s*[—–-]\s*|\s+)(?:see|via|source|sources|link)\s*:?\s*([.;,]?)$`)
+)
+
+// abbreviations end with a period that does not end a sentence.
+var abbreviations = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "inc": true, "ltd": true,
+	"co": true, "corp": true, "vs": true, "etc": true, "st": true, "jr": true, "sr": true,
+	"no": true, "fig": true, "approx": true, "est": true, "al": true, "gen": true, "gov": true,
+	"sen": true, "rep": true, "dept": true, "univ": true, "jan": true, "feb": true, "mar": true,
+	"apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true, "oct": true,
+	"nov": true, "dec": true, "p": true, "pp": true, "vol": true,
+}
+
+// inline reads a statement: its text without markup, links reduced to their text, and the
+// URLs, markers and quoted passages in it as tokens.
+func (p *parser) inline(text string) (string, []token) {
+	spans := scanInline(text, p.activeRefs(), p.parens)
+	return p.build(text, spans, 0, len(text))
+}
+
+// build assembles the clean text and the tokens of text[a:b], given the spans of text.
+func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
+	var sb strings.Builder
+	var toks []token
+	pos := a
+	for _, sp := range spans {
+		if sp.start < a || sp.end > b {
+			continue
+		}
+		sb.WriteString(text[pos:sp.start])
+		pos = sp.end
+		switch sp.kind {
+		case spanLink:
+			if schemeLen(strings.TrimSpace(sp.text)) == 0 {
+				sb.WriteString(sp.text)
+			}
+			toks = append(toks, token{url: sp.url, isURL: true})
+		case spanURL:
+			toks = append(toks, token{url: sp.url, isURL: true})
+		case spanMarker:
+			for _, id := range sp.refs {
+				toks = append(toks, p.refTokens(id)...)
+			}
+		case spanQuote:
+			sb.WriteString(text[sp.start:sp.end])
+			if q := cleanQuote(sp.text); utf8.RuneCountInString(q) >= MinQuoteLen {
+				toks = append(toks, token{quote: q})
+			}
+		}
+	}
+	sb.WriteString(text[pos:b])
+	return cleanText(sb.String()), toks
+}
+
+// cleanText removes Markdown emphasis and code marks, empty brackets left by removed URLs,
+// and extra white space.
+func cleanText(s string) string {
+	s = stripEmphasis(s)
+	s = strings.Join(strings.Fields(s), " ")
+	s = reEmptyParens.ReplaceAllString(s, "")
+	s = reSpaceBefore.ReplaceAllString(s, "$1")
+	s = reSpaceAfter.ReplaceAllString(s, "$1")
+	s = reDangling.ReplaceAllString(s, "$1")
+	s = dropUnmatchedClose(strings.Join(strings.Fields(s), " "))
+	return strings.Trim(s, " -–—|,;")
+}
+
+// dropUnmatchedClose removes closing parentheses that no opening one matches, as left by a
+// URL whose wrapping parenthesis was trimmed.
+func dropUnmatchedClose(s string) string {
+	if !strings.Contains(s, ")") {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				continue
+			}
+			depth--
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// stripEmphasis removes **, __, ~~ and backticks, and a * or _ at the edge of a word.
+func stripEmphasis(s string) string {
+	s = strings.NewReplacer("**", "", "__", "", "~~", "", "`", "").Replace(s)
+	if !strings.ContainsAny(s, "*_") {
+		return s
+	}
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		fields[i] = strings.Trim(f, "*_")
+		if fields[i] == "" {
+			fields[i] = f
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+// cleanQuote is a quote's text with white space folded and emphasis removed.
+func cleanQuote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.NewReplacer("**", "", "__", "").Replace(s)
+	return strings.TrimSpace(strings.Trim(s, "*_"))
+}
+
+// sentences splits a paragraph of prose into sentences, each with its own tokens. A
+// citation marker after the full stop belongs to the sentence before it.
+func (p *parser) sentences(text string) []sentence {
+	spans := scanInline(text, p.activeRefs(), p.parens)
+	var out []sentence
+	start, si := 0, 0
+	for i := 0; i < len(text); i++ {
+		for si < len(spans) && spans[si].end <= i {
+			si++
+		}
+		if si < len(spans) && spans[si].start <= i {
+			i = spans[si].end - 1
+			continue
+		}
+		c := text[i]
+		if c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		end, next, ok := sentenceEnd(text, spans, si, i)
+		if !ok {
+			continue
+		}
+		s, toks := p.build(text, spans, start, end)
+		out = append(out, sentence{s, toks})
+		start = next
+		i = next - 1
+	}
+	if start < len(text) {
+		s, toks := p.build(text, spans, start, len(text))
+		out = append(out, sentence{s, toks})
+	}
+	return out
+}
+
+// sentenceEnd decides whether the punctuation at text[i] ends a sentence. It returns the end
+// of the sentence (after closing marks and markers) and the start of the next.
+func sentenceEnd(text string, spans []span, si, i int) (end, next int, ok bool) {
+	if text[i] == '.' && isAbbreviation(text, i) {
+		return 0, 0, false
+	}
+	j := i + 1
+	for j < len(text) && strings.ContainsRune(")]\"'”’»*_", rune(text[j])) && text[j] < 0x80 {
+		j++
+	}
+	for j < len(text) {
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if r != '”' && r != '’' && r != '»' {
+			break
+		}
+		j += size
+	}
+	for k := si; k < len(spans); k++ {
+		if spans[k].start == j && (spans[k].kind == spanMarker || spans[k].kind == spanURL || spans[k].kind == spanLink) {
+			j = spans[k].end
+		}
+	}
+	k := j
+	for k < len(text) && (text[k] == ' ' || text[k] == '\n' || text[k] == '\t') {
+		k++
+	}
+	if k == j || k >= len(text) {
+		return 0, 0, false
+	}
+	r, _ := utf8.DecodeRuneInString(text[k:])
+	if !unicode.IsUpper(r) && !unicode.IsDigit(r) && !strings.ContainsRune("“\"‘«„*[", r) {
+		return 0, 0, false
+	}
+	return j, k, true
+}
+
+// isAbbreviation reports whether the full stop at text[i] ends an abbreviation (Inc., U.S.,
+// e.g.) or a number's decimal point.
+func isAbbreviation(text string, i int) bool {
+	w := i
+	for w > 0 && text[w-1] != ' ' && text[w-1] != '\n' && text[w-1] != '(' {
+		w--
+	}
+	word := strings.ToLower(strings.Trim(text[w:i], "*_\"“‘("))
+	if word == "" {
+		return false
+	}
+	if strings.Contains(word, ".") || abbreviations[word] {
+		return true
+	}
+	return utf8.RuneCountInString(word) == 1 && unicode.IsUpper(rune(text[w]))
+}
+
+// refTokens returns the URLs and quotes of reference id. Quoted passages count as quotes
+// only after the reference's first URL (before it they are usually a title), and so does a
+// Quote: label.
+func (p *parser) refTokens(id string) []token {
+	ref := p.refs[id]
+	if ref == nil || p.inRef {
+		return nil
+	}
+	p.inRef = true
+	defer func() { p.inRef = false }()
+	var toks []token
+	sawURL := false
+	for _, line := range strings.Split(ref.text, "\n") {
+		if k, v, ok := label(strings.TrimSpace(line)); ok {
+			switch k {
+			case partURL:
+				toks = append(toks, p.urlField(v)...)
+				sawURL = true
+				continue
+			case partQuote:
+				toks = append(toks, p.quoteField(v)...)
+				continue
+			}
+		}
+		for _, sp := range scanInline(line, nil, false) {
+			switch sp.kind {
+			case spanLink, spanURL:
+				toks = append(toks, token{url: sp.url, isURL: true})
+				sawURL = true
+			case spanQuote:
+				if sawURL {
+					toks = append(toks, token{quote: cleanQuote(sp.text), explicit: true})
+				}
+			}
+		}
+	}
+	return toks
+}
+
+// urlField reads the value of a Source:/URL:/Link: field: its links, URLs and markers, and
+// quoted passages after a URL. A value that holds no URL but is one word with a dot, such as
+// "www.example.org/report", is kept as written.
+func (p *parser) urlField(text string) []token {
+	spans := scanInline(text, p.activeRefs(), p.parens)
+	var toks []token
+	sawURL := false
+	for _, sp := range spans {
+		switch sp.kind {
+		case spanLink, spanURL:
+			toks = append(toks, token{url: sp.url, isURL: true})
+			sawURL = true
+		case spanMarker:
+			for _, id := range sp.refs {
+				toks = append(toks, p.refTokens(id)...)
+			}
+			sawURL = true
+		case spanQuote:
+			if sawURL {
+				toks = append(toks, token{quote: cleanQuote(sp.text), explicit: true})
+			}
+		}
+	}
+	if !sawURL {
+		v := strings.Trim(strings.TrimSpace(text), "*_`")
+		v = trimURL(strings.TrimSuffix(v, ">"))
+		if v != "" && !strings.ContainsAny(v, " \t\n") && strings.Contains(strings.Trim(v, "."), ".") {
+			toks = append(toks, token{url: v, isURL: true})
+		}
+	}
+	return toks
+}
+
+// quoteField reads the value of a Quote:/Excerpt:/Evidence: field. A value that opens with a
+// quotation mark gives its quoted passages; otherwise the quote is the text before the first
+// link or URL. Links and URLs in the value follow the quote, so the quote is theirs.
+func (p *parser) quoteField(text string) []token {
+	return p.quoteText(strings.Join(strings.Fields(text), " "), nil)
+}
+
+// blockquote reads the lines of a > blockquote: the quote, and an attribution line
+// ("— Reuters, https://…") whose links and URLs follow it.
+func (p *parser) blockquote(text string) []token {
+	var body, attribution []string
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if isAttribution(t) {
+			attribution = append(attribution, t)
+		} else {
+			body = append(body, t)
+		}
+	}
+	var after []token
+	for _, a := range attribution {
+		after = append(after, p.urlField(a)...)
+	}
+	return p.quoteText(strings.Join(strings.Fields(strings.Join(body, " ")), " "), after)
+}
+
+func isAttribution(t string) bool {
+	for _, pre := range []string{"—", "–", "--", "―", "~", "- ", "Source:", "source:"} {
+		if strings.HasPrefix(t, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) quoteText(t string, after []token) []token {
+	if t == "" {
+		return after
+	}
+	spans := scanInline(t, p.activeRefs(), p.parens)
+	var quotes, urls []token
+	opener := strings.TrimLeft(t, "*_ ")
+	quoted := false
+	for _, q := range quotePairs {
+		if strings.HasPrefix(opener, q.open) {
+			quoted = true
+		}
+	}
+	cut := len(t)
+	for _, sp := range spans {
+		switch sp.kind {
+		case spanLink, spanURL:
+			urls = append(urls, token{url: sp.url, isURL: true})
+			cut = min(cut, sp.start)
+		case spanMarker:
+			for _, id := range sp.refs {
+				urls = append(urls, p.refTokens(id)...)
+			}
+			cut = min(cut, sp.start)
+		case spanQuote:
+			if quoted {
+				quotes = append(quotes, token{quote: cleanQuote(sp.text), explicit: true})
+			}
+		}
+	}
+	if !quoted {
+		q := strings.TrimRight(t[:cut], " —–-(:,;[")
+		if q = cleanQuote(q); q != "" {
+			quotes = append(quotes, token{quote: q, explicit: true})
+		}
+	}
+	out := append(quotes, urls...)
+	return append(out, after...)
+}
+
+// activeRefs are the references markers may name: none while a reference is being read, so
+// a reference that cites itself cannot loop.
+func (p *parser) activeRefs() map[string]*reference {
+	if p.inRef {
+		return nil
+	}
+	return p.refs
+}

@@ -1,0 +1,425 @@
+package evidence
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// spanKind is what a span of inline text is.
+type spanKind int
+
+const (
+	spanLink   spanKind = iota // [text](url)
+	spanURL                    // a bare URL or <url>
+	spanMarker                 // a resolved citation marker: [1], [^1], ¹, (1)
+	spanQuote                  // a quoted passage
+)
+
+// span is a piece of inline text the scanner recognized, at s[start:end].
+type span struct {
+	kind       spanKind
+	start, end int
+	url        string   // spanLink, spanURL
+	text       string   // spanLink: the link text; spanQuote: the passage
+	refs       []string // spanMarker: reference ids
+}
+
+// maxLinkText caps how far a link text or marker may run, which keeps scanning linear.
+const maxLinkText = 1000
+
+// quotePairs are the quotation marks the scanner knows, opener and closers.
+var quotePairs = []struct {
+	open    string
+	closers []string
+}{
+	{"“", []string{"”", "“", "\""}},
+	{"„", []string{"“", "”", "\""}},
+	{"«", []string{"»"}},
+	{"‘", []string{"’"}},
+	{"\"", []string{"\""}},
+}
+
+// scanner finds links, URLs, markers and quotes in one piece of text. It remembers where the
+// next closing mark of each kind is, so that unmatched openers cost nothing: the whole scan is
+// linear in the length of the text.
+type scanner struct {
+	s       string
+	refs    map[string]*reference
+	parens  bool // resolve (1) markers
+	closeAt map[string]int
+	closeOK map[string]int
+}
+
+func scanInline(s string, refs map[string]*reference, parens bool) []span {
+	sc := &scanner{s: s, refs: refs, parens: parens, closeAt: map[string]int{}, closeOK: map[string]int{}}
+	return sc.scan()
+}
+
+// nextClose returns the index of the first closer at or after from, or -1. Results are
+// cached: calls come with increasing from.
+func (sc *scanner) nextClose(closer string, from int) int {
+	if at, ok := sc.closeAt[closer]; ok && (at == -1 || (at >= from && sc.closeOK[closer] <= from)) {
+		return at
+	}
+	at := from
+	for {
+		k := strings.Index(sc.s[at:], closer)
+		if k < 0 {
+			at = -1
+			break
+		}
+		at += k
+		// A right single quotation mark followed by a letter is an apostrophe (it’s).
+		if closer == "’" {
+			r, _ := utf8.DecodeRuneInString(sc.s[at+len(closer):])
+			if unicode.IsLetter(r) {
+				at += len(closer)
+				continue
+			}
+		}
+		break
+	}
+	sc.closeAt[closer] = at
+	sc.closeOK[closer] = from
+	return at
+}
+
+func (sc *scanner) scan() []span {
+	s := sc.s
+	var out []span
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '[':
+			if sp, ok := sc.link(i); ok {
+				out = append(out, sp)
+				i = sp.end
+				continue
+			}
+			if sp, ok := sc.bracketMarker(i); ok {
+				out = append(out, sp)
+				i = sp.end
+				continue
+			}
+		case c == '<':
+			if end := strings.IndexByte(s[i:], '>'); end > 0 {
+				inner := s[i+1 : i+end]
+				if schemeLen(inner) > 0 && !strings.ContainsAny(inner, " \t\n<") {
+					out = append(out, span{kind: spanURL, start: i, end: i + end + 1, url: inner})
+					i += end + 1
+					continue
+				}
+			}
+		case c == '(' && sc.parens:
+			if end := strings.IndexByte(s[i:], ')'); end > 1 && end < 6 {
+				id := s[i+1 : i+end]
+				if allDigits(id) && sc.refs[id] != nil {
+					out = append(out, span{kind: spanMarker, start: i, end: i + end + 1, refs: []string{id}})
+					i += end + 1
+					continue
+				}
+			}
+		case isASCIILetter(c) && (i == 0 || !isSchemeByte(s[i-1])):
+			if n := schemeLen(s[i:]); n > 0 {
+				end := i + n
+				for end < len(s) && !urlStop(s, end) {
+					end++
+				}
+				raw := trimURL(s[i:end])
+				if len(raw) > n {
+					out = append(out, span{kind: spanURL, start: i, end: i + len(raw), url: raw})
+					i += len(raw)
+					continue
+				}
+			}
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if _, ok := superDigit(r); ok {
+				if sp, ok := sc.superMarker(i); ok {
+					out = append(out, sp)
+					i = sp.end
+					continue
+				}
+			}
+			if sp, ok := sc.quote(i); ok {
+				out = append(out, sp)
+				i = sp.end
+				continue
+			}
+			i += size
+			continue
+		case c == '"':
+			if sp, ok := sc.quote(i); ok {
+				out = append(out, sp)
+				i = sp.end
+				continue
+			}
+		}
+		i++
+	}
+	return out
+}
+
+// quote recognizes a quoted passage opening at i.
+func (sc *scanner) quote(i int) (span, bool) {
+	for _, q := range quotePairs {
+		if !strings.HasPrefix(sc.s[i:], q.open) {
+			continue
+		}
+		from := i + len(q.open)
+		best, bestLen := -1, 0
+		for _, cl := range q.closers {
+			if at := sc.nextClose(cl, from); at >= 0 && (best < 0 || at < best) {
+				best, bestLen = at, len(cl)
+			}
+		}
+		if best < 0 {
+			return span{}, false
+		}
+		text := strings.TrimSpace(sc.s[from:best])
+		if text == "" {
+			return span{}, false
+		}
+		return span{kind: spanQuote, start: i, end: best + bestLen, text: text}, true
+	}
+	return span{}, false
+}
+
+// link recognizes a Markdown link or image [text](target) at i ('[' at i).
+func (sc *scanner) link(i int) (span, bool) {
+	s := sc.s
+	close := -1
+	for j := i + 1; j < len(s) && j-i < maxLinkText; j++ {
+		if s[j] == ']' {
+			close = j
+			break
+		}
+		if s[j] == '[' || s[j] == '\n' {
+			return span{}, false
+		}
+	}
+	if close < 0 || close+1 >= len(s) || s[close+1] != '(' {
+		return span{}, false
+	}
+	start := close + 2
+	depth := 0
+	end := -1
+	for j := start; j < len(s) && j-start < 4*maxLinkText; j++ {
+		switch s[j] {
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				end = j
+			}
+			depth--
+		case '\n':
+			return span{}, false
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		return span{}, false
+	}
+	target := strings.TrimSpace(s[start:end])
+	// [text](url "title"): the URL is the first field.
+	if k := strings.IndexAny(target, " \t"); k >= 0 {
+		target = target[:k]
+	}
+	target = strings.TrimSuffix(strings.TrimPrefix(target, "<"), ">")
+	if target == "" {
+		return span{}, false
+	}
+	return span{kind: spanLink, start: i, end: end + 1, url: target, text: s[i+1 : close]}, true
+}
+
+// bracketMarker recognizes [1], [^1], [^note], [1, 2] or [1][2] at i when the ids name
+// references.
+func (sc *scanner) bracketMarker(i int) (span, bool) {
+	s := sc.s
+	var ids []string
+	j := i
+	for j < len(s) && s[j] == '[' {
+		end := strings.IndexByte(s[j:], ']')
+		if end < 0 || end > 64 {
+			break
+		}
+		inner := s[j+1 : j+end]
+		var got []string
+		if strings.HasPrefix(inner, "^") {
+			got = []string{inner[1:]}
+		} else {
+			for _, part := range strings.Split(inner, ",") {
+				got = append(got, strings.TrimSpace(part))
+			}
+		}
+		ok := len(got) > 0
+		for _, id := range got {
+			if id == "" || sc.refs[id] == nil {
+				ok = false
+			}
+		}
+		if !ok {
+			break
+		}
+		ids = append(ids, got...)
+		j += end + 1
+	}
+	if len(ids) == 0 {
+		return span{}, false
+	}
+	return span{kind: spanMarker, start: i, end: j, refs: ids}, true
+}
+
+// superMarker recognizes a run of superscript digits, such as ¹ or ¹², optionally separated by
+// commas (¹,²). A run names one reference if it exists, else one reference per digit.
+func (sc *scanner) superMarker(i int) (span, bool) {
+	s := sc.s
+	var ids []string
+	j := i
+	for j < len(s) {
+		var digits []byte
+		k := j
+		for k < len(s) {
+			r, size := utf8.DecodeRuneInString(s[k:])
+			d, ok := superDigit(r)
+			if !ok {
+				break
+			}
+			digits = append(digits, d)
+			k += size
+		}
+		if len(digits) == 0 {
+			break
+		}
+		run := string(digits)
+		switch {
+		case sc.refs[run] != nil:
+			ids = append(ids, run)
+		default:
+			for _, d := range digits {
+				if sc.refs[string(d)] == nil {
+					return span{}, false
+				}
+				ids = append(ids, string(d))
+			}
+		}
+		j = k
+		if j < len(s) && s[j] == ',' {
+			if r, _ := utf8.DecodeRuneInString(s[j+1:]); isSuperDigit(r) {
+				j++
+				continue
+			}
+		}
+		break
+	}
+	if len(ids) == 0 {
+		return span{}, false
+	}
+	return span{kind: spanMarker, start: i, end: j, refs: ids}, true
+}
+
+func superDigit(r rune) (byte, bool) {
+	switch r {
+	case '⁰':
+		return '0', true
+	case '¹':
+		return '1', true
+	case '²':
+		return '2', true
+	case '³':
+		return '3', true
+	}
+	if r >= '⁴' && r <= '⁹' {
+		return byte('4' + (r - '⁴')), true
+	}
+	return 0, false
+}
+
+func isSuperDigit(r rune) bool {
+	_, ok := superDigit(r)
+	return ok
+}
+
+// schemeLen returns the length of a "scheme://" prefix of s (a letter, then up to 15
+// letters, digits, '+', '-' or '.'), or 0.
+func schemeLen(s string) int {
+	if s == "" || !isASCIILetter(s[0]) {
+		return 0
+	}
+	for j := 1; j < len(s) && j <= 16; j++ {
+		if strings.HasPrefix(s[j:], "://") {
+			return j + 3
+		}
+		if !isSchemeByte(s[j]) {
+			return 0
+		}
+	}
+	return 0
+}
+
+func isASCIILetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+func isSchemeByte(c byte) bool {
+	return isASCIILetter(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// urlStop reports whether a bare URL ends at s[i]: white space, angle brackets, a straight
+// double quote, a backtick, a pipe or a typographic quotation mark.
+func urlStop(s string, i int) bool {
+	switch s[i] {
+	case ' ', '\t', '\n', '\r', '<', '>', '"', '`', '|':
+		return true
+	}
+	if s[i] < 0x80 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	switch r {
+	case '“', '”', '‘', '’', '«', '»', '„', '\u00a0', '\u3000', '。', '、', '，':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
+// trimURL removes the punctuation that wraps a URL in prose: a trailing . , ; : ! ? ' * or >,
+// a trailing ) or ] that has no partner inside the URL, and a wrapping < >. Balanced
+// parentheses, as in Wikipedia URLs, stay.
+func trimURL(u string) string {
+	u = strings.TrimPrefix(u, "<")
+	for u != "" {
+		last := u[len(u)-1]
+		switch last {
+		case '.', ',', ';', ':', '!', '?', '\'', '*', '>':
+			u = u[:len(u)-1]
+			continue
+		case ')':
+			if strings.Count(u, "(") < strings.Count(u, ")") {
+				u = u[:len(u)-1]
+				continue
+			}
+		case ']':
+			if strings.Count(u, "[") < strings.Count(u, "]") {
+				u = u[:len(u)-1]
+				continue
+			}
+		}
+		break
+	}
+	return u
+}
