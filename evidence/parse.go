@@ -28,7 +28,7 @@ type Research struct {
 
 // reference is an entry of a Sources list or a footnote definition, by id.
 type reference struct {
-	text string
+	lines []string
 }
 
 // ParseResearch finds the claims in pasted research, each with its citations (URL and quote)
@@ -81,16 +81,18 @@ func looksLikeJSON(s string) bool {
 type partKind int
 
 const (
-	partClaim partKind = iota // the statement, with inline links, markers and quotes
-	partURL                   // a Source:/URL:/Link: field
-	partQuote                 // a Quote:/Excerpt:/Evidence: field
-	partBlockquote            // the lines of a > blockquote
+	partClaim      partKind = iota // the statement, with inline links, markers and quotes
+	partURL                        // a Source:/URL:/Link: field
+	partQuote                      // a Quote:/Excerpt:/Evidence: field
+	partBlockquote                 // the lines of a > blockquote
 )
 
 type part struct {
-	kind partKind
-	text string
+	kind  partKind
+	lines []string
 }
+
+func (pt part) text() string { return strings.Join(pt.lines, "\n") }
 
 type itemKind int
 
@@ -106,22 +108,20 @@ type item struct {
 	indent int // the column of a list item's marker
 	parts  []part
 	blank  bool // a blank line followed the last line
-	open   bool // the last part may take continuation lines
 }
 
 func (it *item) add(k partKind, text string) {
-	it.parts = append(it.parts, part{kind: k, text: text})
-	it.open = true
+	var lines []string
+	if text != "" {
+		lines = []string{text}
+	}
+	it.parts = append(it.parts, part{kind: k, lines: lines})
 }
 
 // appendText continues the last part with another line.
 func (it *item) appendText(text string) {
 	last := &it.parts[len(it.parts)-1]
-	if last.text == "" {
-		last.text = text
-	} else {
-		last.text += "\n" + text
-	}
+	last.lines = append(last.lines, text)
 }
 
 type parser struct {
@@ -132,9 +132,13 @@ type parser struct {
 	refs     map[string]*reference
 	parens   bool // references came from a numbered Sources list, so (1) is a marker
 	inRef    bool // a reference is being read
+	markers  map[string]int
 	claims   []Claim
 	cur      *item
 	lastPart partKind
+	// listField: the last label (Sources:, Quotes:) had no value, so bullets below it are
+	// its values
+	listField bool
 }
 
 var (
@@ -146,11 +150,12 @@ var (
 	reList      = regexp.MustCompile(`^(\s*)([-*+•·‣▪◦–]|\d{1,4}[.)]|\(\d{1,4}\)|[a-zA-Z][.)])\s+`)
 	reLabel     = regexp.MustCompile(`^(?:\*\*|__)?\s*([A-Za-z][A-Za-z ]{0,24}?)\s*(?:#?\d{1,4})?\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
 	reDef       = regexp.MustCompile(`^\s{0,3}\[\^?([A-Za-z0-9_-]{1,32})\]:\s*(.*)$`)
-	reRefEntry  = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?:\[\^?(\d{1,4})\]:?|\((\d{1,4})\)|(\d{1,4})[.)]|([⁰¹²³⁴⁵⁶⁷⁸⁹]+))\s*(.*)$`)
-	reLooseDef  = regexp.MustCompile(`^\s{0,3}(\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\s*:?\s+(.*)$`)
+	reRefEntry  = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?:\[\^?(\d{1,4})\]:?|\((\d{1,4})\)|(\d{1,4})[.)]|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}))\s*(.*)$`)
+	reLooseDef  = regexp.MustCompile(`^\s{0,3}(\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4})\s*:?\s+(.*)$`)
+	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}`)
 	reTableSep  = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	reSourcesHd = regexp.MustCompile(`(?i)^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?$`)
-	reChatter   = regexp.MustCompile(`(?i)^(here (is|are|'s)|here’s|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|in summary|to summarize|summary\b|thanks|thank you|as an ai|key findings|findings|research (summary|results)|overview)`)
+	reChatter   = regexp.MustCompile(`(?i)^(here (is|are|'s)|here’s|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
 )
 
 var labelKinds = map[string]partKind{
@@ -173,11 +178,11 @@ func splitFields(k partKind, v string) []part {
 		if loc == nil {
 			break
 		}
-		out = append(out, part{kind: k, text: strings.TrimRight(strings.TrimSpace(v[:loc[0]]), "|;—–")})
+		out = append(out, part{kind: k, lines: []string{strings.TrimRight(strings.TrimSpace(v[:loc[0]]), "|;—–")}})
 		k = labelKinds[strings.ToLower(v[loc[2]:loc[3]])]
 		v = v[loc[1]:]
 	}
-	return append(out, part{kind: k, text: strings.TrimSpace(v)})
+	return append(out, part{kind: k, lines: []string{strings.TrimSpace(v)}})
 }
 
 // label recognizes a field label at the start of content ("**Claim 1:** …", "Source: …").
@@ -269,26 +274,26 @@ func (p *parser) collectRefs() {
 			continue
 		}
 		if m := reDef.FindStringSubmatch(p.lines[i]); m != nil {
-			text := m[2]
+			lines := []string{m[2]}
 			p.skip[i] = true
 			for i+1 < len(p.lines) && !p.skip[i+1] && strings.HasPrefix(p.lines[i+1], "    ") && strings.TrimSpace(p.lines[i+1]) != "" {
 				i++
 				p.skip[i] = true
-				text += "\n" + strings.TrimSpace(p.lines[i])
+				lines = append(lines, strings.TrimSpace(p.lines[i]))
 			}
 			if _, dup := p.refs[m[1]]; !dup {
-				p.refs[m[1]] = &reference{text: text}
+				p.refs[m[1]] = &reference{lines: lines}
 			}
 			continue
 		}
-		if m := reLooseDef.FindStringSubmatch(p.lines[i]); m != nil && hasURL(m[2]) && strings.Count(p.text, m[1]) >= 2 {
+		if m := reLooseDef.FindStringSubmatch(p.lines[i]); m != nil && hasURL(m[2]) && p.markerCount(m[1]) >= 2 {
 			id := strings.Trim(m[1], "[]")
 			if d := digitsOfSuper(id); d != "" {
 				id = d
 			}
 			p.skip[i] = true
 			if _, dup := p.refs[id]; !dup {
-				p.refs[id] = &reference{text: m[2]}
+				p.refs[id] = &reference{lines: []string{m[2]}}
 			}
 			continue
 		}
@@ -296,6 +301,18 @@ func (p *parser) collectRefs() {
 			i = p.sourcesList(i)
 		}
 	}
+}
+
+// markerCount counts the occurrences of a marker ([1] or ¹) in the paste, counting all
+// markers in one pass the first time.
+func (p *parser) markerCount(m string) int {
+	if p.markers == nil {
+		p.markers = map[string]int{}
+		for _, found := range reMarkerAny.FindAllString(p.text, -1) {
+			p.markers[found]++
+		}
+	}
+	return p.markers[m]
 }
 
 // sourcesList reads the entries under a Sources heading at line h, when there are any, and
@@ -312,6 +329,11 @@ func (p *parser) sourcesList(h int) int {
 	numbered := reRefEntry.MatchString(first)
 	bulleted := !numbered && reList.MatchString(p.lines[next]) && hasURL(first)
 	if !numbered && !bulleted {
+		return h
+	}
+	if hd := strings.TrimSpace(p.lines[h]); !strings.HasPrefix(hd, "#") && !strings.HasPrefix(hd, "**") && !strings.HasPrefix(hd, "__") &&
+		h > 0 && strings.TrimSpace(p.lines[h-1]) != "" && !p.skip[h-1] {
+		// "Sources:" right under a claim is that claim's field, not a list of references
 		return h
 	}
 	p.skip[h] = true
@@ -344,10 +366,10 @@ func (p *parser) sourcesList(h int) int {
 		case id != "":
 			curID = id
 			if _, dup := p.refs[id]; !dup {
-				p.refs[id] = &reference{text: text}
+				p.refs[id] = &reference{lines: []string{text}}
 			}
 		case !blank && curID != "" && !reHeading.MatchString(t):
-			p.refs[curID].text += "\n" + t
+			p.refs[curID].lines = append(p.refs[curID].lines, t)
 		default:
 			return last
 		}
@@ -403,11 +425,11 @@ func (p *parser) line(i int) int {
 		}
 		return i
 	}
-	if reSetext.MatchString(t) && p.cur != nil && p.cur.kind == itemPara && !p.cur.blank && len(p.cur.parts) == 1 && !strings.Contains(p.cur.parts[0].text, "\n") {
+	if reSetext.MatchString(t) && p.cur != nil && p.cur.kind == itemPara && !p.cur.blank && len(p.cur.parts) == 1 && len(p.cur.parts[0].lines) <= 1 {
 		p.cur = nil // the paragraph was a heading
 		return i
 	}
-	if reHeading.MatchString(t) || reRule.MatchString(t) || (reBoldLine.MatchString(t) && !hasURL(t) && !strings.HasSuffix(strings.TrimRight(t, "*_:"), ".")) {
+	if isHeadingOrRule(t) {
 		p.finish()
 		return i
 	}
@@ -448,29 +470,38 @@ func (p *parser) line(i int) int {
 			p.cur = &item{kind: itemLabelled, indent: indent}
 		}
 		for _, f := range splitFields(k, v) {
-			p.cur.add(f.kind, f.text)
+			p.cur.add(f.kind, f.lines[0])
 			p.lastPart = f.kind
+			p.listField = f.lines[0] == "" && f.kind != partClaim
 		}
 		p.cur.blank = false
 		return i
 	}
 	cur := p.cur
+	if !isList {
+		p.listField = false
+	}
 	switch {
-	case cur != nil && isList && p.lastPart != partClaim && cur.open && indent >= cur.indent && (p.lastPart == partURL || p.lastPart == partQuote):
+	case cur != nil && isList && p.listField && indent >= cur.indent:
 		// a bullet under "Sources:" or "Quotes:"
 		cur.add(p.lastPart, content)
 		cur.blank = false
 	case isList && cur != nil && cur.kind != itemPara && indent > cur.indent:
-		// a nested bullet: part of the item above
-		cur.add(partClaim, content)
-		p.lastPart = partClaim
+		// a nested bullet: part of the item above; a bullet that opens with a quotation
+		// mark is its quote
+		k := partClaim
+		if startsWithQuote(content) {
+			k = partQuote
+		}
+		cur.add(k, content)
+		p.lastPart = k
 		cur.blank = false
 	case isList:
 		p.finish()
 		p.cur = &item{kind: itemList, indent: indent}
 		p.cur.add(partClaim, content)
 		p.lastPart = partClaim
-	case cur != nil && cur.open && (!cur.blank || (indent > cur.indent && cur.kind != itemPara)):
+	case cur != nil && (!cur.blank || (indent > cur.indent && cur.kind != itemPara)):
 		if p.lastPart == partBlockquote {
 			// a line after a blockquote, such as its attribution
 			cur.add(partClaim, content)
@@ -580,14 +611,15 @@ func (p *parser) finish() {
 	it := p.cur
 	p.cur = nil
 	p.lastPart = partClaim
+	p.listField = false
 	if it == nil || len(it.parts) == 0 {
 		return
 	}
 	if it.kind == itemPara && len(it.parts) == 1 && it.parts[0].kind == partClaim {
-		if isTitle(it.parts[0].text) {
+		if isTitle(it.parts[0].text()) {
 			return
 		}
-		for _, c := range p.sentences(it.parts[0].text) {
+		for _, c := range p.sentences(it.parts[0].text()) {
 			p.emit(c.text, c.toks)
 		}
 		return
@@ -597,20 +629,51 @@ func (p *parser) finish() {
 	for _, pt := range it.parts {
 		switch pt.kind {
 		case partClaim:
-			text, tk := p.inline(pt.text)
+			text, tk := p.inline(pt.text())
 			if text != "" {
 				texts = append(texts, text)
 			}
 			toks = append(toks, tk...)
 		case partURL:
-			toks = append(toks, p.urlField(pt.text)...)
+			toks = append(toks, p.urlField(pt.text())...)
 		case partQuote:
-			toks = append(toks, p.quoteField(pt.text)...)
+			toks = append(toks, p.quoteField(pt.text())...)
 		case partBlockquote:
-			toks = append(toks, p.blockquote(pt.text)...)
+			toks = append(toks, p.blockquote(pt.text())...)
 		}
 	}
 	p.emit(strings.Join(texts, " "), toks)
+}
+
+// isHeadingOrRule reports whether a trimmed line is a Markdown heading, a horizontal rule, or
+// a line in bold alone that does not end with a full stop and is not a label ("**Quote:**").
+func isHeadingOrRule(t string) bool {
+	switch t[0] {
+	case '#':
+		return reHeading.MatchString(t)
+	case '*', '-', '_', '=':
+		if strings.Trim(t, "*-_= \t") == "" && reRule.MatchString(t) {
+			return true
+		}
+	}
+	if !strings.HasPrefix(t, "**") && !strings.HasPrefix(t, "__") {
+		return false
+	}
+	if _, _, isLabel := label(t); isLabel {
+		return false
+	}
+	return reBoldLine.MatchString(t) && !hasURL(t) && !strings.HasSuffix(strings.TrimRight(t, "*_:"), ".")
+}
+
+// startsWithQuote reports whether s, past emphasis marks, opens with a quotation mark.
+func startsWithQuote(s string) bool {
+	s = strings.TrimLeft(s, "*_ ")
+	for _, q := range quotePairs {
+		if strings.HasPrefix(s, q.open) {
+			return true
+		}
+	}
+	return false
 }
 
 // isTitle reports whether a one-line paragraph is a title: short, with no sentence-ending

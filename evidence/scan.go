@@ -141,6 +141,15 @@ func (sc *scanner) scan() []span {
 					i = sp.end
 					continue
 				}
+				// not a marker: skip the whole run of superscript digits
+				for i < len(s) {
+					r, size := utf8.DecodeRuneInString(s[i:])
+					if !isSuperDigit(r) {
+						break
+					}
+					i += size
+				}
+				continue
 			}
 			if sp, ok := sc.quote(i); ok {
 				out = append(out, sp)
@@ -204,31 +213,49 @@ func (sc *scanner) link(i int) (span, bool) {
 	}
 	start := close + 2
 	depth := 0
-	end := -1
-	for j := start; j < len(s) && j-start < 4*maxLinkText; j++ {
+	end, urlEnd := -1, -1
+	for j := start; j < len(s) && j-start < 4*maxLinkText && end < 0; j++ {
 		switch s[j] {
 		case '(':
 			depth++
 		case ')':
 			if depth == 0 {
-				end = j
+				end, urlEnd = j, j
 			}
 			depth--
+		case ' ', '\t':
+			// [text](url "title"): a title in quotes, then the closing parenthesis
+			urlEnd = j
+			k := j
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+				k++
+			}
+			if k < len(s) && s[k] == '"' {
+				q := strings.IndexByte(s[k+1:min(len(s), k+1+maxLinkText)], '"')
+				if q >= 0 {
+					k += q + 2
+				}
+			}
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+				k++
+			}
+			if k >= len(s) || s[k] != ')' {
+				return span{}, false
+			}
+			end = k
+		case '[':
+			// only an IPv6 host may hold a bracket: http://[::1]/
+			if !strings.HasSuffix(s[start:j], "//") {
+				return span{}, false
+			}
 		case '\n':
 			return span{}, false
-		}
-		if end >= 0 {
-			break
 		}
 	}
 	if end < 0 {
 		return span{}, false
 	}
-	target := strings.TrimSpace(s[start:end])
-	// [text](url "title"): the URL is the first field.
-	if k := strings.IndexAny(target, " \t"); k >= 0 {
-		target = target[:k]
-	}
+	target := strings.TrimSpace(s[start:urlEnd])
 	target = strings.TrimSuffix(strings.TrimPrefix(target, "<"), ">")
 	if target == "" {
 		return span{}, false
@@ -243,8 +270,8 @@ func (sc *scanner) bracketMarker(i int) (span, bool) {
 	var ids []string
 	j := i
 	for j < len(s) && s[j] == '[' {
-		end := strings.IndexByte(s[j:], ']')
-		if end < 0 || end > 64 {
+		end := strings.IndexByte(s[j:min(len(s), j+66)], ']')
+		if end < 0 {
 			break
 		}
 		inner := s[j+1 : j+end]
@@ -288,6 +315,9 @@ func (sc *scanner) superMarker(i int) (span, bool) {
 			d, ok := superDigit(r)
 			if !ok {
 				break
+			}
+			if len(digits) == 4 {
+				return span{}, false
 			}
 			digits = append(digits, d)
 			k += size
