@@ -21,7 +21,8 @@
 //
 // [ParseResearch] reads a paste (lists with labels, prose with links, footnotes, tables,
 // blockquotes or JSON) and returns the claims it states, each with its citations and notes.
-// [ParseClaimsJSON] reads the JSON body of the API. Both apply the same notes:
+// [ParseClaimsJSON] reads research given as JSON, and [ParseRequest] the body of
+// POST /api/research in either of its forms. All apply the same notes:
 // [NoteNoSource] for a claim without a URL, [NoteNoQuote] for a quote shorter than
 // [MinQuoteLen], and [NoteNotHTTP] for a URL that will never be fetched. A paste with no claim
 // at all fails with an error that matches [ErrNothingUsable]. docs/parser.md describes the

@@ -233,12 +233,24 @@ func IsHTTP(rawURL string) bool {
 // fabrication), then StatusUnreachable when any page could not be read, then StatusReported.
 // No citations, or only unknown statuses, give StatusReported.
 func ClaimStatus(citations []Status) Status {
-	rank := map[Status]int{StatusReported: 0, StatusUnreachable: 1, StatusNotFound: 2, StatusFound: 3}
 	best := StatusReported
 	for _, s := range citations {
-		if r, ok := rank[s]; ok && r > rank[best] {
+		if statusRank(s) > statusRank(best) {
 			best = s
 		}
 	}
 	return best
+}
+
+// statusRank orders statuses for ClaimStatus; unknown statuses rank with reported.
+func statusRank(s Status) int {
+	switch s {
+	case StatusFound:
+		return 3
+	case StatusNotFound:
+		return 2
+	case StatusUnreachable:
+		return 1
+	}
+	return 0
 }

@@ -9,8 +9,8 @@ import (
 
 var (
 	reEmptyParens = regexp.MustCompile(`(?i)\(\s*(?:(?:source|sources|via|see|link|url|ref)\s*:?)?\s*[,;]?\s*\)|\[\s*\]`)
-	reSpaceBefore = regexp.MustCompile(`\s+([.,;:!?)\]”’])`)
-	reSpaceAfter  = regexp.MustCompile(`([(\[“‘„])\s+`)
+	reSpaceBefore = regexp.MustCompile(`\s+([.,;:!?)\]”’]+)(\s|$)`)
+	reSpaceAfter  = regexp.MustCompile(`(^|\s)([(\[“‘„]+)\s+`)
 	reDangling    = regexp.MustCompile(`(?i)(?:\s*[—–-]\s*|\s+)(?:see|via|source|sources|link)\s*:?\s*([.;,]?)$`)
 )
 
@@ -40,12 +40,17 @@ func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
 		if sp.start < a || sp.end > b {
 			continue
 		}
+		// A removed URL or marker leaves a space, so the words around it stay apart.
 		sb.WriteString(text[pos:sp.start])
 		pos = sp.end
+		if sp.kind != spanQuote {
+			sb.WriteByte(' ')
+		}
 		switch sp.kind {
 		case spanLink:
 			if schemeLen(strings.TrimSpace(sp.text)) == 0 {
 				sb.WriteString(sp.text)
+				sb.WriteByte(' ')
 			}
 			toks = append(toks, token{url: sp.url, isURL: true})
 		case spanURL:
@@ -71,20 +76,23 @@ func cleanText(s string) string {
 	s = stripEmphasis(s)
 	s = strings.Join(strings.Fields(s), " ")
 	if strings.ContainsAny(s, "([") {
-		s = reEmptyParens.ReplaceAllString(s, "")
-		s = reSpaceAfter.ReplaceAllString(s, "$1")
+		s = reEmptyParens.ReplaceAllString(s, " ")
+		s = reSpaceAfter.ReplaceAllString(s, "$1$2")
 	}
-	s = reSpaceBefore.ReplaceAllString(s, "$1")
+	s = reSpaceBefore.ReplaceAllString(s, "$1$2")
 	if tail := strings.ToLower(strings.TrimRight(s[max(0, len(s)-12):], ".;,: ")); strings.HasSuffix(tail, "see") ||
 		strings.HasSuffix(tail, "via") || strings.HasSuffix(tail, "source") || strings.HasSuffix(tail, "sources") || strings.HasSuffix(tail, "link") {
 		s = reDangling.ReplaceAllString(s, "$1")
 	}
-	s = dropUnmatchedClose(strings.Join(strings.Fields(s), " "))
+	s = strings.Join(strings.Fields(s), " ")
+	if d := dropUnmatchedClose(s); d != s {
+		s = reSpaceBefore.ReplaceAllString(strings.Join(strings.Fields(d), " "), "$1$2")
+	}
 	return strings.Trim(s, " -–—|,;")
 }
 
-// dropUnmatchedClose removes closing parentheses that no opening one matches, as left by a
-// URL whose wrapping parenthesis was trimmed.
+// dropUnmatchedClose turns closing parentheses that no opening one matches, as left by a
+// URL whose wrapping parenthesis was trimmed, into spaces.
 func dropUnmatchedClose(s string) string {
 	if !strings.Contains(s, ")") {
 		return s
@@ -97,6 +105,7 @@ func dropUnmatchedClose(s string) string {
 			depth++
 		case ')':
 			if depth == 0 {
+				b.WriteByte(' ')
 				continue
 			}
 			depth--
@@ -206,8 +215,8 @@ func isAbbreviation(text string, i int) bool {
 	for w > 0 && text[w-1] != ' ' && text[w-1] != '\n' && text[w-1] != '(' {
 		w--
 	}
-	word := strings.ToLower(strings.Trim(text[w:i], "*_\"“‘("))
-	if word == "" {
+	word := strings.ToLower(strings.Trim(text[w:i], "*_\"“‘()[]”’"))
+	if word == "" || strings.Contains(word, "/") || strings.Contains(word, "](") {
 		return false
 	}
 	if strings.Contains(word, ".") || abbreviations[word] {
@@ -296,22 +305,25 @@ func (p *parser) quoteField(text string) []token {
 }
 
 // blockquote reads the lines of a > blockquote: the quote, and an attribution line
-// ("— Reuters, https://…") whose links and URLs follow it.
+// ("— Reuters, https://…") whose links and URLs follow it. Text after an attribution line
+// starts another quote.
 func (p *parser) blockquote(text string) []token {
-	var body, attribution []string
+	var toks []token
+	var body []string
+	flush := func(after []token) {
+		toks = append(toks, p.quoteText(strings.Join(strings.Fields(strings.Join(body, " ")), " "), after)...)
+		body = nil
+	}
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
 		if isAttribution(t) {
-			attribution = append(attribution, t)
+			flush(p.urlField(t))
 		} else {
 			body = append(body, t)
 		}
 	}
-	var after []token
-	for _, a := range attribution {
-		after = append(after, p.urlField(a)...)
-	}
-	return p.quoteText(strings.Join(strings.Fields(strings.Join(body, " ")), " "), after)
+	flush(nil)
+	return toks
 }
 
 func isAttribution(t string) bool {

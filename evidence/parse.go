@@ -31,8 +31,6 @@ type reference struct {
 	lines []string
 }
 
-func (r *reference) text() string { return strings.Join(r.lines, "\n") }
-
 // ParseResearch finds the claims in pasted research, each with its citations (URL and quote)
 // and the notes that say why a citation cannot be checked. It reads labelled lists, prose
 // with links and quotes, numbered citation markers resolved from a Sources list or footnote
@@ -110,7 +108,6 @@ type item struct {
 	indent int // the column of a list item's marker
 	parts  []part
 	blank  bool // a blank line followed the last line
-	open   bool // the last part may take continuation lines
 }
 
 func (it *item) add(k partKind, text string) {
@@ -119,7 +116,6 @@ func (it *item) add(k partKind, text string) {
 		lines = []string{text}
 	}
 	it.parts = append(it.parts, part{kind: k, lines: lines})
-	it.open = true
 }
 
 // appendText continues the last part with another line.
@@ -154,12 +150,12 @@ var (
 	reList      = regexp.MustCompile(`^(\s*)([-*+•·‣▪◦–]|\d{1,4}[.)]|\(\d{1,4}\)|[a-zA-Z][.)])\s+`)
 	reLabel     = regexp.MustCompile(`^(?:\*\*|__)?\s*([A-Za-z][A-Za-z ]{0,24}?)\s*(?:#?\d{1,4})?\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
 	reDef       = regexp.MustCompile(`^\s{0,3}\[\^?([A-Za-z0-9_-]{1,32})\]:\s*(.*)$`)
-	reRefEntry  = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?:\[\^?(\d{1,4})\]:?|\((\d{1,4})\)|(\d{1,4})[.)]|([⁰¹²³⁴⁵⁶⁷⁸⁹]+))\s*(.*)$`)
-	reLooseDef  = regexp.MustCompile(`^\s{0,3}(\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\s*:?\s+(.*)$`)
-	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+`)
+	reRefEntry  = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?:\[\^?(\d{1,4})\]:?|\((\d{1,4})\)|(\d{1,4})[.)]|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}))\s*(.*)$`)
+	reLooseDef  = regexp.MustCompile(`^\s{0,3}(\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4})\s*:?\s+(.*)$`)
+	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}`)
 	reTableSep  = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	reSourcesHd = regexp.MustCompile(`(?i)^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?$`)
-	reChatter   = regexp.MustCompile(`(?i)^(here (is|are|'s)|here’s|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|in summary|to summarize|summary\b|thanks|thank you|as an ai|key findings|findings|research (summary|results)|overview)`)
+	reChatter   = regexp.MustCompile(`(?i)^(here (is|are|'s)|here’s|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
 )
 
 var labelKinds = map[string]partKind{
@@ -505,7 +501,7 @@ func (p *parser) line(i int) int {
 		p.cur = &item{kind: itemList, indent: indent}
 		p.cur.add(partClaim, content)
 		p.lastPart = partClaim
-	case cur != nil && cur.open && (!cur.blank || (indent > cur.indent && cur.kind != itemPara)):
+	case cur != nil && (!cur.blank || (indent > cur.indent && cur.kind != itemPara)):
 		if p.lastPart == partBlockquote {
 			// a line after a blockquote, such as its attribution
 			cur.add(partClaim, content)
@@ -650,7 +646,7 @@ func (p *parser) finish() {
 }
 
 // isHeadingOrRule reports whether a trimmed line is a Markdown heading, a horizontal rule, or
-// a line in bold alone that does not end with a full stop.
+// a line in bold alone that does not end with a full stop and is not a label ("**Quote:**").
 func isHeadingOrRule(t string) bool {
 	switch t[0] {
 	case '#':
@@ -660,8 +656,13 @@ func isHeadingOrRule(t string) bool {
 			return true
 		}
 	}
-	return (strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")) && reBoldLine.MatchString(t) && !hasURL(t) &&
-		!strings.HasSuffix(strings.TrimRight(t, "*_:"), ".")
+	if !strings.HasPrefix(t, "**") && !strings.HasPrefix(t, "__") {
+		return false
+	}
+	if _, _, isLabel := label(t); isLabel {
+		return false
+	}
+	return reBoldLine.MatchString(t) && !hasURL(t) && !strings.HasSuffix(strings.TrimRight(t, "*_:"), ".")
 }
 
 // startsWithQuote reports whether s, past emphasis marks, opens with a quotation mark.

@@ -141,6 +141,15 @@ func (sc *scanner) scan() []span {
 					i = sp.end
 					continue
 				}
+				// not a marker: skip the whole run of superscript digits
+				for i < len(s) {
+					r, size := utf8.DecodeRuneInString(s[i:])
+					if !isSuperDigit(r) {
+						break
+					}
+					i += size
+				}
+				continue
 			}
 			if sp, ok := sc.quote(i); ok {
 				out = append(out, sp)
@@ -234,6 +243,11 @@ func (sc *scanner) link(i int) (span, bool) {
 				return span{}, false
 			}
 			end = k
+		case '[':
+			// only an IPv6 host may hold a bracket: http://[::1]/
+			if !strings.HasSuffix(s[start:j], "//") {
+				return span{}, false
+			}
 		case '\n':
 			return span{}, false
 		}
@@ -301,6 +315,9 @@ func (sc *scanner) superMarker(i int) (span, bool) {
 			d, ok := superDigit(r)
 			if !ok {
 				break
+			}
+			if len(digits) == 4 {
+				return span{}, false
 			}
 			digits = append(digits, d)
 			k += size

@@ -59,6 +59,9 @@ func SourceID(rawURL string) (string, error) {
 		return ip.String(), nil
 	}
 	host = strings.TrimSuffix(host, ".")
+	if host == "" || strings.HasPrefix(host, ".") {
+		return "", fmt.Errorf("%w: %q names no valid host; give an absolute http(s) URL", ErrBadSourceURL, rawURL)
+	}
 	ascii, err := idna.Lookup.ToASCII(host)
 	if err != nil {
 		return "", fmt.Errorf("%w: host %q of %q is not a valid domain name: %w", ErrBadSourceURL, host, rawURL, err)

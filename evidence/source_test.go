@@ -49,6 +49,8 @@ func TestSourceIDErrors(t *testing.T) {
 		{"bad escape", "https://example.org/%zz"},
 		{"a public suffix alone", "https://co.uk/"},
 		{"invalid label", "https://exa mple.org/"},
+		{"host is only a dot", "http://."},
+		{"empty label first", "https://.example.org/"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -1,0 +1,235 @@
+package verify
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+
+	"evidenceledger/evidence"
+	"evidenceledger/fetch"
+)
+
+// Checker checks citations: two independent verifiers for each, the adjudicator, and a third
+// verifier when they split. It is safe for concurrent use.
+//
+// Independence is by construction: NewChecker builds every verifier's Fetcher itself from a
+// fetch.Config, so the two verifiers never share a client, connection, cache or cookie, and
+// they read text with different extractors (fetch.ExtractDOM and fetch.ExtractTokens).
+// Nothing lets a caller hand one Fetcher to two verifiers.
+type Checker struct {
+	first, second Verifier
+	// third builds a new verifier, with a new Fetcher, for each escalation, so that it
+	// fetches afresh.
+	third func() Verifier
+}
+
+// NewChecker returns a Checker whose verifiers fetch with cfg: [NameDOM] and [NameTokens]
+// for every citation, and for an escalation a new [NameThird] verifier with a Fetcher of its
+// own that reads text with fetch.ExtractDOM.
+func NewChecker(cfg fetch.Config) *Checker {
+	return &Checker{
+		first:  NewDOMVerifier(cfg),
+		second: NewTokensVerifier(cfg),
+		third:  func() Verifier { return newQuoteVerifier(NameThird, cfg, fetch.ExtractDOM) },
+	}
+}
+
+// Outcome is the result of checking one citation, ready to be recorded.
+type Outcome struct {
+	Target evidence.CheckTarget
+	// Halted: the citation was not checked and nothing was fetched (no URL, not http(s),
+	// no quote to look for). Note says why; there is nothing to record.
+	Halted bool
+	Note   string
+	// Checked is the citation.checked payload (when not Halted).
+	Checked evidence.Checked
+	// Body is the raw body of Checked.Document, to be stored by its SHA-256; nil when
+	// there is no document.
+	Body []byte
+	// Seam is the seam to open in the same transaction, or nil.
+	Seam *evidence.SeamOpened
+}
+
+// Statuses of a check: the citation's new status for each deciding verdict.
+var decisionStatus = map[evidence.Verdict]evidence.Status{
+	evidence.VerdictSupported:    evidence.StatusFound,
+	evidence.VerdictNotFound:     evidence.StatusNotFound,
+	evidence.VerdictUnreachable:  evidence.StatusUnreachable,
+	evidence.VerdictContradicted: evidence.StatusNotFound,
+}
+
+// Check checks one citation. It returns an error only when ctx ends before the check is
+// complete; then nothing of the check may be recorded, and checking again starts afresh.
+//
+//   - No source of record (no URL, a URL that is not http(s)) or no quote to look for: the
+//     Outcome is Halted with the note, and nothing is fetched.
+//   - A login-walled host: no verdicts; status stays reported and a manual seam opens.
+//   - Otherwise the two verifiers run at once and the adjudicator weighs them, escalating
+//     to a third verifier when they split or one is off its schema. A decision sets the
+//     status (supported: found_at_source; not_found; unreachable; contradicted: not_found
+//     and a contradiction seam). A split leaves the status reported and opens a
+//     disagreement seam showing every verdict.
+//
+// The stored document is the page of the first verifier, in the order dom, tokens, third,
+// whose verdict decided; when nothing decided, the first page any verifier fetched. Each
+// verdict records the SHA-256 of the body its verifier read.
+func (c *Checker) Check(ctx context.Context, t evidence.CheckTarget) (Outcome, error) {
+	if note := evidence.CitationNote(t.URL, t.Quote); note != "" {
+		return Outcome{Target: t, Halted: true, Note: note}, nil
+	}
+	reports := make([]Report, 2)
+	var wg sync.WaitGroup
+	for i, v := range []Verifier{c.first, c.second} {
+		wg.Go(func() { reports[i] = v.Verify(ctx, t) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, fmt.Errorf("check of citation %s interrupted: %w", t.CitationID, err)
+	}
+	if reports[0].LoginWall || reports[1].LoginWall {
+		return loginWalled(t), nil
+	}
+	ruling := Adjudicate(t, results(reports))
+	if ruling.Escalate {
+		reports = append(reports, c.third().Verify(ctx, t))
+		if err := ctx.Err(); err != nil {
+			return Outcome{}, fmt.Errorf("check of citation %s interrupted: %w", t.CitationID, err)
+		}
+		ruling = Adjudicate(t, results(reports))
+	}
+	return outcome(t, reports, ruling), nil
+}
+
+func results(reports []Report) []evidence.VerifierResult {
+	out := make([]evidence.VerifierResult, len(reports))
+	for i, r := range reports {
+		out[i] = r.Result
+	}
+	return out
+}
+
+func loginWalled(t evidence.CheckTarget) Outcome {
+	seam := newSeam(evidence.SeamManual, t,
+		"A person must open "+t.URL+" (a login-walled host, never fetched) and decide whether the quote is there.")
+	return Outcome{
+		Target: t,
+		Checked: evidence.Checked{
+			Citation: t.CitationID,
+			Claim:    t.ClaimID,
+			Status:   evidence.StatusReported,
+			Note:     "login-walled host, never fetched: a person must open it (seam " + seam.Seam + ")",
+			Verdicts: []evidence.CheckVerdict{},
+			Adjudication: evidence.Adjudication{
+				ResidualRisk: "Nothing was fetched from " + t.URL + ": the host needs a login, so this program never opens it. Nothing is known about the quote, and not whether the claim is true, until a person looks.",
+			},
+		},
+		Seam: seam,
+	}
+}
+
+func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
+	out := Outcome{Target: t}
+	ch := evidence.Checked{
+		Citation:     t.CitationID,
+		Claim:        t.ClaimID,
+		Adjudication: ruling.Adjudication,
+	}
+	decisive := -1
+	for i, r := range reports {
+		v := evidence.CheckVerdict{VerifierResult: r.Result, Problem: ruling.Problems[i]}
+		if r.Page != nil {
+			v.Document = r.Page.SHA256
+		}
+		ch.Verdicts = append(ch.Verdicts, v)
+		if decisive < 0 && ruling.Decision != "" && v.Problem == "" && r.Result.Verdict == ruling.Decision {
+			decisive = i
+		}
+	}
+	stored := decisive
+	if stored < 0 || reports[stored].Page == nil {
+		stored = -1
+		for i, r := range reports {
+			if r.Page != nil {
+				stored = i
+				break
+			}
+		}
+	}
+	if stored >= 0 {
+		ch.Document = document(reports[stored].Page)
+		out.Body = reports[stored].Page.Body
+	}
+	switch {
+	case ruling.Split:
+		ch.Status = evidence.StatusReported
+		var parts []string
+		for _, v := range ch.Verdicts {
+			s := v.Verifier + ": " + string(v.Verdict)
+			if v.Problem != "" {
+				s += " (off its schema)"
+			}
+			parts = append(parts, s)
+		}
+		out.Seam = newSeam(evidence.SeamDisagreement, t,
+			"The verifiers split on "+t.URL+" ("+strings.Join(parts, "; ")+"); a person must decide whether the quote is there.")
+		ch.Note = "the verifiers disagree (" + strings.Join(parts, "; ") + "): a person must decide (seam " + out.Seam.Seam + ")"
+	default:
+		r := reports[decisive]
+		ch.Status = decisionStatus[ruling.Decision]
+		ch.Note = r.Note
+		if r.Match != nil && r.Match.Found {
+			ch.Excerpt = r.Match.Excerpt
+			ch.Tier = r.Match.Tier.String()
+		}
+		if ruling.Decision == evidence.VerdictContradicted {
+			out.Seam = newSeam(evidence.SeamContradiction, t,
+				"A verifier found that the page at "+t.URL+" contradicts the claim; a person must weigh it.")
+			ch.Note += " (seam " + out.Seam.Seam + ")"
+		}
+	}
+	out.Checked = ch
+	return out
+}
+
+// document describes a fetched page as the ledger records it.
+func document(p *fetch.Result) *evidence.Document {
+	d := &evidence.Document{
+		SHA256:      p.SHA256,
+		URL:         p.RequestedURL,
+		FinalURL:    p.FinalURL,
+		FetchedAt:   p.FetchedAt.UTC().Format(TimeFormat),
+		HTTPStatus:  p.Status,
+		ContentType: p.ContentType,
+		Truncated:   p.Truncated,
+		IP:          p.IP,
+		Hops:        make([]evidence.Hop, 0, len(p.Hops)),
+	}
+	for _, h := range p.Hops {
+		d.Hops = append(d.Hops, evidence.Hop{URL: h.URL, Status: h.Status, IP: h.IP})
+	}
+	return d
+}
+
+// TimeFormat is how a document's fetch time is written: RFC 3339, UTC, milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+func newSeam(kind evidence.SeamKind, t evidence.CheckTarget, summary string) *evidence.SeamOpened {
+	return &evidence.SeamOpened{
+		Seam:      NewID("s_"),
+		Kind:      kind,
+		Summary:   summary,
+		Claims:    []string{t.ClaimID},
+		Citations: []string{t.CitationID},
+	}
+}
+
+// NewID returns prefix followed by 16 lowercase hex characters from a cryptographic random
+// source, the form of every identifier the program makes (docs/events.md).
+func NewID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return prefix + hex.EncodeToString(b[:])
+}

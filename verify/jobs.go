@@ -1,0 +1,241 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"evidenceledger/evidence"
+)
+
+// CheckStore is what checking a batch needs from the ledger. *ledger.Store implements it.
+type CheckStore interface {
+	// CitationsToCheck returns the citations of the batch to check, in a stable order: those
+	// never checked yet, or every citation of the batch when recheck is true. Citations that
+	// cannot be checked (no URL, no quote) are included; the checker halts them without a
+	// fetch. The error must wrap ErrNoBatch when the batch does not exist.
+	CitationsToCheck(ctx context.Context, batch string, recheck bool) ([]evidence.CheckTarget, error)
+	// RecordCheck commits, in one transaction, the citation.checked event with the page body
+	// (stored by its SHA-256) and, when seam is not nil, the seam.opened event.
+	RecordCheck(ctx context.Context, actor string, checked evidence.Checked, body []byte, seam *evidence.SeamOpened) error
+}
+
+// ErrNoBatch is wrapped by CheckStore.CitationsToCheck, and so by RunBatch and Jobs.Start,
+// when the batch does not exist.
+var ErrNoBatch = errors.New("no such batch")
+
+// DefaultWorkers is how many citations a batch check works on at once.
+const DefaultWorkers = 4
+
+// RunBatch checks the citations of a batch that CitationsToCheck returns, workers at a time
+// (DefaultWorkers when workers < 1), and records each check as it completes: the fetches
+// happen first, then one short RecordCheck per citation, so no write is held open while
+// fetching. progress, when not nil, is called with the number done after each citation.
+//
+// It returns the outcome of each citation in the order the store gave them (halted ones
+// included, not recorded). When ctx ends, checks in flight are dropped unrecorded and
+// RunBatch returns the outcomes so far with an error wrapping ctx.Err(); running it again
+// checks what is left. A failed RecordCheck stops the run with its error.
+func RunBatch(ctx context.Context, store CheckStore, checker *Checker, actor, batch string, recheck bool, workers int, progress func(done, total int)) ([]Outcome, error) {
+	targets, err := store.CitationsToCheck(ctx, batch, recheck)
+	if err != nil {
+		return nil, fmt.Errorf("check batch %s: %w", batch, err)
+	}
+	return runTargets(ctx, store, checker, actor, targets, workers, progress)
+}
+
+func runTargets(ctx context.Context, store CheckStore, checker *Checker, actor string, targets []evidence.CheckTarget, workers int, progress func(done, total int)) ([]Outcome, error) {
+	if workers < 1 {
+		workers = DefaultWorkers
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	outs := make([]Outcome, len(targets))
+	completed := make([]bool, len(targets))
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(workers, len(targets)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(targets) || ctx.Err() != nil {
+					return
+				}
+				out, err := checker.Check(ctx, targets[i])
+				if err != nil {
+					return
+				}
+				if !out.Halted {
+					if err := store.RecordCheck(ctx, actor, out.Checked, out.Body, out.Seam); err != nil {
+						cancel(fmt.Errorf("record the check of citation %s: %w", targets[i].CitationID, err))
+						return
+					}
+				}
+				mu.Lock()
+				outs[i], completed[i] = out, true
+				mu.Unlock()
+				n := int(done.Add(1))
+				if progress != nil {
+					progress(n, len(targets))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		var kept []Outcome
+		for i, ok := range completed {
+			if ok {
+				kept = append(kept, outs[i])
+			}
+		}
+		return kept, fmt.Errorf("batch check stopped after %d of %d citations; run it again to check the rest: %w", len(kept), len(targets), err)
+	}
+	return outs, nil
+}
+
+// JobState is where a check job stands.
+type JobState string
+
+// The job states.
+const (
+	JobQueued  JobState = "queued"
+	JobRunning JobState = "running"
+	JobDone    JobState = "done"
+	JobFailed  JobState = "failed"
+)
+
+// JobStatus is what GET /api/jobs/{id} reports.
+type JobStatus struct {
+	Job   string   `json:"job"`
+	Batch string   `json:"batch"`
+	State JobState `json:"state"`
+	Total int      `json:"total"`
+	Done  int      `json:"done"`
+	// Error says why a failed job failed.
+	Error string `json:"error,omitempty"`
+}
+
+// MaxWait caps how long Jobs.Wait holds a request.
+const MaxWait = 60 * time.Second
+
+// Jobs runs batch checks in the background, one job per batch at a time, and reports their
+// progress. Jobs live in memory: after a restart their ids are gone, and checking the batch
+// again checks what was left (see CheckStore.CitationsToCheck).
+type Jobs struct {
+	store   CheckStore
+	checker *Checker
+	workers int
+	ctx     context.Context
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
+
+	mu      sync.Mutex
+	jobs    map[string]*job
+	byBatch map[string]*job
+}
+
+type job struct {
+	status  JobStatus
+	changed chan struct{} // closed and replaced on every change
+}
+
+// NewJobs returns a job runner over store that checks with checker, workers citations at a
+// time per job (DefaultWorkers when workers < 1). Close stops it.
+func NewJobs(store CheckStore, checker *Checker, workers int) *Jobs {
+	ctx, stop := context.WithCancel(context.Background())
+	return &Jobs{store: store, checker: checker, workers: workers, ctx: ctx, stop: stop,
+		jobs: map[string]*job{}, byBatch: map[string]*job{}}
+}
+
+// Start starts checking a batch as actor and returns the job's id. When a job for the batch
+// is already queued or running, it returns that job's id instead of starting another. The
+// error wraps ErrNoBatch when the batch does not exist, or the store's error.
+func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
+	j.mu.Lock()
+	if cur := j.byBatch[batch]; cur != nil && (cur.status.State == JobQueued || cur.status.State == JobRunning) {
+		j.mu.Unlock()
+		return cur.status.Job, nil
+	}
+	j.mu.Unlock()
+	targets, err := j.store.CitationsToCheck(j.ctx, batch, recheck)
+	if err != nil {
+		return "", fmt.Errorf("start checking batch %s: %w", batch, err)
+	}
+	jb := &job{status: JobStatus{Job: NewID("j_"), Batch: batch, State: JobQueued, Total: len(targets)}, changed: make(chan struct{})}
+	j.mu.Lock()
+	j.jobs[jb.status.Job] = jb
+	j.byBatch[batch] = jb
+	j.mu.Unlock()
+	j.wg.Go(func() {
+		j.update(jb, func(s *JobStatus) { s.State = JobRunning })
+		_, err := runTargets(j.ctx, j.store, j.checker, actor, targets, j.workers, func(done, _ int) {
+			j.update(jb, func(s *JobStatus) { s.Done = done })
+		})
+		j.update(jb, func(s *JobStatus) {
+			if err != nil {
+				s.State, s.Error = JobFailed, err.Error()
+				return
+			}
+			s.State = JobDone
+		})
+	})
+	return jb.status.Job, nil
+}
+
+func (j *Jobs) update(jb *job, f func(*JobStatus)) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	f(&jb.status)
+	close(jb.changed)
+	jb.changed = make(chan struct{})
+}
+
+// Status reports a job; false when there is no job with that id.
+func (j *Jobs) Status(id string) (JobStatus, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	jb, ok := j.jobs[id]
+	if !ok {
+		return JobStatus{}, false
+	}
+	return jb.status, true
+}
+
+// Wait reports a job once it is done or failed, or after wait (capped at MaxWait), or when
+// ctx ends, whichever comes first; false when there is no job with that id.
+func (j *Jobs) Wait(ctx context.Context, id string, wait time.Duration) (JobStatus, bool) {
+	timer := time.NewTimer(min(max(wait, 0), MaxWait))
+	defer timer.Stop()
+	for {
+		j.mu.Lock()
+		jb, ok := j.jobs[id]
+		if !ok {
+			j.mu.Unlock()
+			return JobStatus{}, false
+		}
+		st, changed := jb.status, jb.changed
+		j.mu.Unlock()
+		if st.State == JobDone || st.State == JobFailed {
+			return st, true
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return st, true
+		case <-ctx.Done():
+			return st, true
+		}
+	}
+}
+
+// Close stops every running job (checks in flight are dropped unrecorded) and waits for
+// them to end.
+func (j *Jobs) Close() {
+	j.stop()
+	j.wg.Wait()
+}
