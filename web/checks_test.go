@@ -70,7 +70,9 @@ func checkFixture(t *testing.T) (fixture, func(host, path string) string, chan s
 	srv := httptest.NewServer(New(Config{Ledger: st, Jobs: jobs}))
 	t.Cleanup(srv.Close)
 	return fixture{srv: srv, store: st, operator: op, auditor: au},
-		func(host, path string) string { return (&url.URL{Scheme: "http", Host: host + ":" + port, Path: path}).String() },
+		func(host, path string) string {
+			return (&url.URL{Scheme: "http", Host: host + ":" + port, Path: path}).String()
+		},
 		release
 }
 
