@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -77,8 +78,16 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	}
 	defer s.Close()
 	start := time.Now()
+	// RunBatch calls progress from its workers, at once and not always in order.
+	var mu sync.Mutex
+	shown := 0
 	outs, runErr := verify.RunBatch(ctx, s, verify.NewChecker(cfg), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
-		fmt.Fprintf(e.stderr, "\rchecked %d of %d", done, total)
+		mu.Lock()
+		defer mu.Unlock()
+		if done > shown {
+			shown = done
+			fmt.Fprintf(e.stderr, "\rchecked %d of %d", done, total)
+		}
 	})
 	if len(outs) > 0 {
 		fmt.Fprintln(e.stderr)
