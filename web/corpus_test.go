@@ -3,36 +3,65 @@ package web
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 )
 
 // corpusDir holds the saved real pages (shared/corpus/pages beside the checkout).
 const corpusDir = "../../shared/corpus/pages"
 
-// newCorpusSite serves saved real pages on 127.0.0.1: /NAME answers corpus page NAME.html
-// as text/html, and robots.txt allows everything. A missing corpus fails the test.
-func newCorpusSite(t *testing.T) *httptest.Server {
+// corpusSite serves saved real pages on 127.0.0.1, for any host name.
+type corpusSite struct {
+	*httptest.Server
+	port string
+}
+
+// newCorpusSite serves saved real pages: /NAME answers corpus page NAME.html as text/html
+// after delay, and /changing/NAME answers it on the first, third, ... request and a page
+// without its text on the others, like a page edited between two fetches. robots.txt
+// allows everything. A missing corpus fails the test.
+func newCorpusSite(t *testing.T, delay time.Duration) corpusSite {
 	t.Helper()
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Fatalf("the saved pages are missing (%v); lay shared/ beside the checkout as CI does", err)
+	}
+	var mu sync.Mutex
+	served := map[string]int{}
+	page := func(w http.ResponseWriter, name string) {
+		body, err := os.ReadFile(filepath.Join(corpusDir, filepath.Base(name)+".html"))
+		if err != nil {
+			http.Error(w, "no such page", http.StatusNotFound)
+			return
+		}
+		time.Sleep(delay)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(body)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /robots.txt", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte("User-agent: *\nAllow: /\n"))
 	})
-	mux.HandleFunc("GET /{name}", func(w http.ResponseWriter, r *http.Request) {
-		body, err := os.ReadFile(filepath.Join(corpusDir, filepath.Base(r.PathValue("name"))+".html"))
-		if err != nil {
-			http.NotFound(w, r)
+	mux.HandleFunc("GET /{name}", func(w http.ResponseWriter, r *http.Request) { page(w, r.PathValue("name")) })
+	mux.HandleFunc("GET /changing/{name}", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		served[r.PathValue("name")]++
+		n := served[r.PathValue("name")]
+		mu.Unlock()
+		if n%2 == 1 {
+			page(w, r.PathValue("name"))
 			return
 		}
+		time.Sleep(delay)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write(body)
+		w.Write([]byte("<!doctype html><title>Updated</title><p>This article was updated and its earlier text removed.</p>"))
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return srv
+	u, _ := url.Parse(srv.URL)
+	return corpusSite{Server: srv, port: u.Port()}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,9 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"evidenceledger/fetch"
 	"evidenceledger/ledger"
+	"evidenceledger/verify"
 )
 
 // chromiumPath is Debian's Chromium, which .ci/run installs.
@@ -130,16 +133,22 @@ func (b *e2eBrowser) noExceptions() {
 	}
 }
 
-// e2eResearch cites pages of the local site; claim 3 has no source of record.
+// e2eResearch cites pages of the local sites: claim 1's quote is on its page, claim 2's page
+// changes between fetches (the verifiers split: a disagreement seam), claim 3's quote is
+// not on its page, and claim 4 has no source of record.
 const e2eResearch = `Claim 1: Nintendo's Super Mario Run came to the iPhone first.
-Source: {{site}}/msn
+Source: http://games.test:{{port}}/msn
 Quote: "Nintendo and Apple shocked the world"
 
 Claim 2: The Bardo museum attack was condemned.
-Source: {{site}}/wapo-1
+Source: http://news.test:{{port}}/changing/wapo-1
 Quote: "condemned the attack and said"
 
-Claim 3: Super Mario Run will never come to Android.
+Claim 3: The French surveillance bill was withdrawn.
+Source: http://monde.test:{{port}}/lemonde-1
+Quote: "the government withdrew the surveillance bill"
+
+Claim 4: Super Mario Run will never come to Android.
 Link: N/A
 `
 
@@ -150,10 +159,14 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	site := newCorpusSite(t, 300*time.Millisecond)
+	jobs := verify.NewJobs(st, verify.NewChecker(fetch.Config{
+		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1,
+	}), 2)
+	t.Cleanup(jobs.Close)
 	const setupToken = "e2e-first-run-token-0123456789abcdef"
-	app := httptest.NewServer(New(Config{Ledger: st, SetupToken: setupToken, FetchAllow: "127.0.0.0/8"}))
+	app := httptest.NewServer(New(Config{Ledger: st, Jobs: jobs, SetupToken: setupToken}))
 	t.Cleanup(app.Close)
-	site := newCorpusSite(t)
 
 	b := startChromium(t)
 
@@ -167,9 +180,6 @@ func TestBrowserWalkthrough(t *testing.T) {
 	)
 	b.shot("01-first-run")
 	b.do("create the operator", chromedp.Click(chromedp.CSS(`form button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#api-token")))
-	if tok := b.text("#api-token"); !strings.HasPrefix(tok, "evl_") {
-		t.Fatalf("first run shows %q as the API token", tok)
-	}
 	if _, err := st.Authenticate(ctx, b.text("#api-token")); err != nil {
 		t.Fatalf("the token shown at first run does not work: %v", err)
 	}
@@ -187,7 +197,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 	}
 
 	// Paste: the preview arrives in place (htmx), then the commit records the batch.
-	research := strings.ReplaceAll(e2eResearch, "{{site}}", site.URL)
+	research := strings.ReplaceAll(e2eResearch, "{{port}}", site.port)
 	b.do("paste research",
 		chromedp.Navigate(app.URL+"/paste"),
 		chromedp.WaitVisible(chromedp.CSS("#paste-text")),
@@ -195,48 +205,71 @@ func TestBrowserWalkthrough(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#preview-button")),
 		chromedp.WaitVisible(chromedp.CSS("#commit-button")),
 	)
-	if got := b.text("#preview h2"); got != "Preview: 3 claim(s), 2 URL(s), 1 citation(s) that cannot be checked" {
+	if got := b.text("#preview h2"); got != "Preview: 4 claim(s), 3 URL(s), 1 citation(s) that cannot be checked" {
 		t.Fatalf("preview heading %q", got)
 	}
-	if !eval[bool](b, `document.querySelector("#paste-text") !== null && location.pathname === "/paste"`) {
+	if !eval[bool](b, `location.pathname === "/paste"`) {
 		t.Fatal("the preview replaced the page instead of arriving in place")
 	}
 	if eval[int](b, `document.querySelectorAll("style").length`) != 0 {
 		t.Fatal("a <style> element was injected; the CSP would block it")
 	}
 	b.shot("03-paste-preview")
-	b.do("commit", chromedp.Click(chromedp.CSS("#commit-button")), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	b.do("commit", chromedp.Click(chromedp.CSS("#commit-button")), chromedp.WaitVisible(chromedp.CSS("#check-button")))
 	b.shot("04-batch")
-	batchURL := eval[string](b, "location.href")
 
-	// Read: a claim page.
-	b.do("open a claim", chromedp.Click(chromedp.CSS(".claim-table tbody tr:nth-child(2) a")), chromedp.WaitVisible(chromedp.CSS(".citation")))
-	claimB := strings.TrimPrefix(eval[string](b, "location.pathname"), "/claims/")
-	b.do("back to the batch", chromedp.Navigate(batchURL), chromedp.WaitVisible(chromedp.CSS("#progress")))
-	b.do("open the first claim", chromedp.Click(chromedp.CSS(".claim-table tbody tr:nth-child(1) a")), chromedp.WaitVisible(chromedp.CSS(".citation")))
-	b.shot("05-claim")
+	// Check: the statuses arrive in place while the job runs, then the polling stops.
+	b.do("start the check", chromedp.Click(chromedp.CSS("#check-button")), chromedp.WaitVisible(chromedp.CSS("#job-progress progress")))
+	b.shot("05-checking")
+	b.do("wait for the check", chromedp.WaitVisible(chromedp.CSS("p.verdict#job-progress")))
+	if got := b.text("#job-progress"); got != "Check done: 4 of 4 citation(s) checked." {
+		t.Fatalf("job progress %q", got)
+	}
+	if got := b.text("#batch-counts"); !strings.Contains(got, "1 found at source, 1 not found, 0 unreachable, 2 reported") || !strings.Contains(got, "1 open seam(s)") {
+		t.Fatalf("counts after the check: %q", got)
+	}
+	if !strings.HasPrefix(eval[string](b, "location.pathname"), "/batches/b_") {
+		t.Fatal("the check left the batch page")
+	}
+	b.shot("06-checked")
 
-	// Seams: the operator records that the first claim and the second cannot both hold,
-	// then resolves the seam in place.
-	b.do("open a contradiction",
-		chromedp.SendKeys(chromedp.CSS(`input[name="others"]`), claimB),
-		chromedp.SendKeys(chromedp.CSS(`form input[value="contradiction"] ~ label textarea`), "Both cite the same week but different events."),
-		chromedp.Click(chromedp.CSS(`form input[value="contradiction"] ~ button`)),
-		chromedp.WaitVisible(chromedp.CSS(`a[href^="/seams#seam-"]`)),
-		chromedp.Navigate(app.URL+"/seams"),
-		chromedp.WaitVisible(chromedp.CSS("article.seam")),
-	)
-	b.shot("06-seams")
+	// Read: the found claim with its verdicts side by side and the matched words marked.
+	b.do("open the found claim", chromedp.Click(chromedp.CSS(".claim-table tbody tr:nth-child(1) a")), chromedp.WaitVisible(chromedp.CSS(".verdict-card")))
+	if n := eval[int](b, `document.querySelectorAll(".verdict-card").length`); n != 2 {
+		t.Fatalf("%d verdicts side by side, want 2", n)
+	}
+	if got := b.text(".excerpt mark"); !strings.EqualFold(strings.Join(strings.Fields(got), " "), "Nintendo and Apple shocked the world") {
+		t.Fatalf("marked words %q", got)
+	}
+	if got := b.text(".residual"); !strings.Contains(got, "does not show that the claim is true") {
+		t.Fatalf("residual risk %q", got)
+	}
+	b.shot("07-claim")
+	doc := eval[string](b, `document.querySelector('a[href^="/documents/"]').href`)
+	b.do("open the stored page", chromedp.Navigate(doc))
+	if ct := eval[string](b, "document.contentType"); ct != "text/plain" {
+		t.Fatalf("the stored page opened as %q", ct)
+	}
+
+	// Seams: the page that changed between fetches split the verifiers; a person decides.
+	b.do("open the seams", chromedp.Navigate(app.URL+"/seams"), chromedp.WaitVisible(chromedp.CSS("article.seam")))
+	if kind := b.text("article.seam h2"); !strings.Contains(kind, "disagreement") {
+		t.Fatalf("seam %q", kind)
+	}
+	if n := eval[int](b, `document.querySelectorAll("article.seam .verdict-card").length`); n != 3 {
+		t.Fatalf("%d verdicts in the disagreement, want 3", n)
+	}
+	b.shot("08-seams")
 	b.do("resolve the seam",
-		chromedp.SendKeys(chromedp.CSS(`article.seam input[name="decision"]`), "not a contradiction"),
-		chromedp.SendKeys(chromedp.CSS(`article.seam textarea[name="reason"]`), "The claims are about different events."),
+		chromedp.SetValue(chromedp.CSS(`article.seam select[name="decision"]`), "found_at_source"),
+		chromedp.SendKeys(chromedp.CSS(`article.seam textarea[name="reason"]`), "Opened by hand: the page carries the quote in its second paragraph."),
 		chromedp.Click(chromedp.CSS(`article.seam button`)),
 		chromedp.WaitVisible(chromedp.CSS("article.seam .verdict.ok")),
 	)
-	if got := b.text("article.seam .verdict.ok"); !strings.Contains(got, "by user:olga") || !eval[bool](b, `location.pathname === "/seams"`) {
+	if got := b.text("article.seam .verdict.ok"); !strings.Contains(got, "by user:olga: found_at_source") || !eval[bool](b, `location.pathname === "/seams"`) {
 		t.Fatalf("resolved row %q", got)
 	}
-	b.shot("07-seam-resolved")
+	b.shot("09-seam-resolved")
 
 	// Audit: recompute the chain and see it hold.
 	b.do("run the audit",
@@ -248,6 +281,6 @@ func TestBrowserWalkthrough(t *testing.T) {
 	if got := b.text("#audit-verdict"); got != "The chain holds." {
 		t.Fatalf("audit: %q", got)
 	}
-	b.shot("08-audit")
+	b.shot("10-audit")
 	b.noExceptions()
 }

@@ -103,6 +103,8 @@ type view struct {
 	Title  string
 	Viewer viewer
 	Data   any
+	// Refresh makes a browser without JavaScript reload the page every two seconds.
+	Refresh bool
 }
 
 // isHTMX reports whether r asks for a fragment.

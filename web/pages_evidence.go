@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -27,6 +28,7 @@ func (s *server) routeEvidencePages(handle func(string, http.Handler)) {
 	handle("POST /paste", s.page(roleWrite, s.pageCommit))
 	handle("GET /batches", s.page(roleRead, s.pageBatches))
 	handle("GET /batches/{id}", s.page(roleRead, s.pageBatch))
+	handle("POST /batches/{id}/check", s.page(roleWrite, s.pageCheck))
 	handle("GET /claims", s.page(roleRead, s.pageClaims))
 	handle("GET /claims/{id}", s.page(roleRead, s.pageClaim))
 	handle("GET /documents/{sha}", s.page(roleRead, s.pageDocument))
@@ -197,15 +199,74 @@ func (s *server) pageBatches(w http.ResponseWriter, r *http.Request) {
 
 type batchData struct {
 	Batch ledger.Batch
+	// CanCheck is false when the server was built without check jobs.
+	CanCheck bool
+	// Job is the check job the page follows (?job=ID); nil when none.
+	Job *verify.JobStatus
+	// JobGone says the page asked for a job the server does not know (it restarted).
+	JobGone bool
 }
 
+// Running reports whether the followed job has yet to end.
+func (d batchData) Running() bool {
+	return d.Job != nil && d.Job.State != verify.JobDone && d.Job.State != verify.JobFailed
+}
+
+// pageBatch shows a batch with its claims; with ?job=ID it follows that check job. Fragment
+// "progress": the counts, the job's progress and the claims' statuses. While the job runs
+// the fragment polls itself every second (htmx) and the page refreshes itself every two
+// seconds inside <noscript>; both stop when the job is done.
 func (s *server) pageBatch(w http.ResponseWriter, r *http.Request) {
-	b, err := s.cfg.Ledger.Batch(r.Context(), r.PathValue("id"))
+	d, err := s.batchData(r, r.PathValue("id"), r.URL.Query().Get("job"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "batch", "", view{Title: "Batch " + b.ID, Data: batchData{Batch: b}})
+	s.render(w, r, http.StatusOK, "batch", "progress", view{Title: "Batch " + d.Batch.ID, Data: d, Refresh: d.Running()})
+}
+
+func (s *server) batchData(r *http.Request, id, job string) (batchData, error) {
+	b, err := s.cfg.Ledger.Batch(r.Context(), id)
+	if err != nil {
+		return batchData{}, err
+	}
+	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil}
+	if job != "" && s.cfg.Jobs != nil {
+		st, ok := s.cfg.Jobs.Wait(r.Context(), job, 0)
+		if ok && st.Batch == b.ID {
+			d.Job = &st
+		} else {
+			d.JobGone = true
+		}
+	}
+	return d, nil
+}
+
+// pageCheck starts checking a batch (every citation again with recheck=on), then shows its
+// progress: the fragment "progress" for htmx, else a redirect to the batch page following
+// the job.
+func (s *server) pageCheck(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Jobs == nil {
+		s.pageError(w, r, viewer{}, errNoChecker)
+		return
+	}
+	batch := r.PathValue("id")
+	job, err := s.cfg.Jobs.Start(batch, pageActor(r), r.PostFormValue("recheck") == "on")
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	if !isHTMX(r) {
+		http.Redirect(w, r, "/batches/"+url.PathEscape(batch)+"?job="+url.QueryEscape(job), http.StatusSeeOther)
+		return
+	}
+	d, err := s.batchData(r, batch, job)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	w.Header().Set("HX-Push-Url", "/batches/"+url.PathEscape(batch)+"?job="+url.QueryEscape(job))
+	s.render(w, r, http.StatusOK, "batch", "progress", view{Title: "Batch " + d.Batch.ID, Data: d})
 }
 
 func (s *server) pageClaims(w http.ResponseWriter, r *http.Request) {

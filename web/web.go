@@ -27,9 +27,9 @@ type Ledger interface {
 // Config is what the server is built from.
 type Config struct {
 	Ledger Ledger
-	// FetchAllow is the validated --fetch-allow list (comma-separated CIDR prefixes) of
-	// private ranges the fetcher may reach; empty for none.
-	FetchAllow string
+	// Jobs runs batch checks (POST /api/batches/{id}/check and the batch page's check
+	// button); without it those answer 503.
+	Jobs CheckJobs
 	// SetupToken, when not empty, is the one-time first-run token: while the ledger has no
 	// user, /setup?token=SetupToken creates the first operator. Only its hash is kept.
 	SetupToken string
@@ -47,7 +47,8 @@ type server struct {
 //	GET /api/events     ?after=N&limit=M (default 100, at most 1000): {"events":[...]}
 //	GET /api/keys       {"keys":[...]}
 //
-// and the HTML pages for people, signed in with a name and password (docs/pages.md).
+// the routes of research intake and check jobs, and the HTML pages for people, signed in
+// with a name and password (docs/pages.md).
 func New(cfg Config) http.Handler {
 	s := &server{cfg: cfg, pages: newPages(cfg.SetupToken)}
 	mux := http.NewServeMux()
@@ -58,6 +59,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /api/events", s.auth(roleRead, s.handleEvents))
 	mux.Handle("GET /api/keys", s.auth(roleRead, s.handleKeys))
 	s.intakeRoutes(mux)
+	s.checkRoutes(mux)
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, errNoRoute)
 	}))
