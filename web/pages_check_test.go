@@ -1,0 +1,151 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"evidenceledger/fetch"
+	"evidenceledger/ledger"
+	"evidenceledger/verify"
+)
+
+// checkPages is a page server with real check jobs over saved real pages on loopback.
+func checkPages(t *testing.T, delay time.Duration) (pageFixture, *verify.Jobs, corpusSite) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	for _, u := range []struct{ name, role, pw string }{{"olga", ledger.RoleOperator, opPassword}, {"arno", ledger.RoleAuditor, auPassword}} {
+		if _, err := st.AddUserWithPassword(ctx, "system", u.name, u.role, u.pw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := newCorpusSite(t, delay)
+	jobs := verify.NewJobs(st, verify.NewChecker(fetch.Config{
+		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1,
+	}), 2)
+	t.Cleanup(jobs.Close)
+	srv := httptest.NewServer(New(Config{Ledger: st, Jobs: jobs}))
+	t.Cleanup(srv.Close)
+	return pageFixture{srv: srv, store: st}, jobs, site
+}
+
+func TestCheckProgress(t *testing.T) {
+	f, jobs, site := checkPages(t, 500*time.Millisecond)
+	b := f.browser(t)
+	b.signIn("olga", opPassword)
+	// 002's text holds a literal "<img>" (decoded from &lt;img&gt;); it must stay text.
+	paste := strings.NewReplacer("{{port}}", site.port).Replace(`Claim 1: The Fetch API reports the destination of an image request.
+Source: http://hacks.test:{{port}}/002
+Quote: "if the request is from an <img>tag in the controlled document"
+
+Claim 2: The Bardo museum attack was condemned.
+Source: http://news.test:{{port}}/wapo-1
+Quote: "condemned the attack and said"
+`)
+	id := commitPaste(t, b, paste)
+
+	p := b.get("/batches/" + id)
+	if !strings.Contains(p.body, `id="check-button"`) || strings.Contains(p.body, `hx-trigger="every 1s"`) {
+		t.Fatalf("batch page before the check: %s", p.body)
+	}
+	// Without JS: a plain post starts the job and the page follows it.
+	p = b.post("/batches/"+id+"/check", url.Values{})
+	loc := p.header.Get("Location")
+	m := regexp.MustCompile(`^/batches/` + id + `\?job=(\S+)$`).FindStringSubmatch(loc)
+	if p.status != http.StatusSeeOther || m == nil {
+		t.Fatalf("start the check: %d %q %s", p.status, loc, p.body)
+	}
+	p = b.get(loc)
+	for _, want := range []string{`<noscript><meta http-equiv="refresh" content="2"></noscript>`, `hx-trigger="every 1s"`, `<progress max="2"`, "Checking: "} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("page of a running check lacks %q", want)
+		}
+	}
+	if strings.Contains(p.body, `id="check-button"`) {
+		t.Error("the check button is offered while the check runs")
+	}
+	// The htmx poll answers the fragment alone.
+	p = b.get(loc, "HX-Request", "true")
+	if !strings.HasPrefix(strings.TrimSpace(p.body), `<section id="progress"`) || strings.Contains(p.body, "<html") {
+		t.Fatalf("progress fragment: %s", p.body)
+	}
+	if st, ok := jobs.Wait(context.Background(), m[1], 30*time.Second); !ok || st.State != verify.JobDone {
+		t.Fatalf("job: %+v %v", st, ok)
+	}
+	p = b.get(loc, "HX-Request", "true")
+	if strings.Contains(p.body, "hx-trigger") || !strings.Contains(p.body, "Check done: 2 of 2 citation(s) checked.") || !strings.Contains(p.body, "2 found at source") {
+		t.Fatalf("fragment of a finished check still polls or lacks the result: %s", p.body)
+	}
+	if p = b.get(loc); strings.Contains(p.body, "http-equiv=\"refresh\"") {
+		t.Fatal("the page of a finished check still refreshes itself")
+	}
+
+	// The claim page: verdicts, the page's own words with the quote marked, never as markup.
+	batch, _ := f.store.Batch(context.Background(), id)
+	p = b.get("/claims/" + batch.Claims[0].ID)
+	for _, want := range []string{"<mark>", "&lt;img&gt;tag in the controlled document", `class="card verdict-card"`, "does not show that the claim is true", `href="/documents/`} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("claim page lacks %q", want)
+		}
+	}
+	if strings.Contains(p.body, "<img>") {
+		t.Fatal("page text reached the claim page as markup")
+	}
+	sha := regexp.MustCompile(`href="/documents/([0-9a-f]{64})"`).FindStringSubmatch(p.body)
+	if sha == nil {
+		t.Fatal("no link to the stored page")
+	}
+	doc := b.get("/documents/" + sha[1])
+	if doc.status != 200 || !strings.Contains(doc.body, "<html") || doc.header.Get("Content-Type") != "text/plain; charset=utf-8" || doc.header.Get("Content-Security-Policy") != "sandbox; default-src 'none'" {
+		t.Fatalf("stored page: %d %v", doc.status, doc.header)
+	}
+
+	// With htmx the check answers the progress fragment and puts the job in the address bar.
+	p = b.post("/batches/"+id+"/check", url.Values{"recheck": {"on"}}, "HX-Request", "true")
+	if p.status != 200 || !strings.HasPrefix(strings.TrimSpace(p.body), `<section id="progress"`) || !strings.HasPrefix(p.header.Get("HX-Push-Url"), "/batches/"+id+"?job=") {
+		t.Fatalf("htmx check: %d %v %s", p.status, p.header, p.body)
+	}
+	if p = b.get("/batches/" + id + "?job=j_unknown"); !strings.Contains(p.body, "no longer known") {
+		t.Fatal("an unknown job is not explained")
+	}
+}
+
+func TestCheckRefusals(t *testing.T) {
+	f, _, site := checkPages(t, 0)
+	op := f.browser(t)
+	op.signIn("olga", opPassword)
+	id := commitPaste(t, op, "Claim: A fact.\nSource: http://news.test:"+site.port+"/wapo-1\nQuote: \"condemned the attack and said\"\n")
+	au := f.browser(t)
+	au.signIn("arno", auPassword)
+	if p := au.post("/batches/"+id+"/check", url.Values{}); p.status != http.StatusForbidden {
+		t.Fatalf("auditor starts a check: %d", p.status)
+	}
+	if p := au.get("/batches/" + id); strings.Contains(p.body, "check-button") {
+		t.Fatal("an auditor is offered the check button")
+	}
+	if p := op.post("/batches/b_0000000000000000/check", url.Values{}); p.status != http.StatusNotFound {
+		t.Fatalf("check of an unknown batch: %d %s", p.status, p.body)
+	}
+	// A server built without check jobs says so.
+	g := newPageFixture(t, "")
+	b := g.browser(t)
+	b.signIn("olga", opPassword)
+	id = commitPaste(t, b, "Claim: A fact.\nSource: http://news.test/x\nQuote: \"condemned the attack and said\"\n")
+	if p := b.get("/batches/" + id); strings.Contains(p.body, "check-button") {
+		t.Fatal("the check button is offered by a server that cannot check")
+	}
+	if p := b.post("/batches/"+id+"/check", url.Values{}); p.status != http.StatusServiceUnavailable {
+		t.Fatalf("check without jobs: %d", p.status)
+	}
+}
