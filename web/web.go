@@ -19,6 +19,7 @@ type Ledger interface {
 	Audit(ctx context.Context) (ledger.Report, error)
 	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
 	Keys(ctx context.Context) (ledger.KeySet, error)
+	intakeLedger
 }
 
 // Config is what the server is built from.
@@ -48,6 +49,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /api/audit", s.auth(roleRead, s.handleAudit))
 	mux.Handle("GET /api/events", s.auth(roleRead, s.handleEvents))
 	mux.Handle("GET /api/keys", s.auth(roleRead, s.handleKeys))
+	s.intakeRoutes(mux)
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, errNoRoute)
 	}))

@@ -27,6 +27,7 @@ var commands = []command{
 	keysCommand,
 	auditCommand,
 	exportCommand,
+	importCommand,
 }
 
 // env is what a subcommand may touch of the outside world.

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"evidenceledger/evidence"
+)
+
+var importCommand = command{
+	name:    "import",
+	summary: "import [FILE|-]: read research (default stdin), record it as one batch; prints the batch id, then each claim id, one per line",
+	run:     runImport,
+}
+
+// runImport reads research from FILE (or stdin for "-" or no argument), parses it with
+// evidence.ParseResearch and records it as system. Output: the batch id on the first line,
+// then one claim id per line in the order of the research. Nothing is recorded when the
+// research is refused (too large, not text, nothing usable); the exit status is 1 then.
+func runImport(ctx context.Context, e *env, args []string) error {
+	fs, data := newFlags("import", e)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 {
+		return fmt.Errorf("want: ledger import [FILE|-] (one file, or - for stdin): %w", errUsage)
+	}
+	in, name := e.stdin, "stdin"
+	if len(rest) == 1 && rest[0] != "-" {
+		f, err := os.Open(rest[0])
+		if err != nil {
+			return fmt.Errorf("read research: %w", err)
+		}
+		defer f.Close()
+		in, name = f, rest[0]
+	}
+	paste, err := io.ReadAll(io.LimitReader(in, evidence.MaxPasteBytes+1))
+	if err != nil {
+		return fmt.Errorf("read research from %s: %w", name, err)
+	}
+	if len(paste) > evidence.MaxPasteBytes {
+		return fmt.Errorf("%s is more than %d bytes; split the research into smaller files", name, evidence.MaxPasteBytes)
+	}
+	if err := evidence.CheckText(paste); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	research, err := evidence.ParseResearch(string(paste))
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	s, err := open(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	b, err := s.ImportResearch(ctx, "system", paste, research)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	fmt.Fprintln(w, b.ID)
+	for _, c := range b.Claims {
+		fmt.Fprintln(w, c.ID)
+	}
+	return w.Flush()
+}

@@ -1,0 +1,375 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"fmt"
+	"strings"
+
+	"evidenceledger/evidence"
+)
+
+func init() {
+	registerEvent(typeSeamOpened, projectSeamOpened)
+	registerEvent(typeSeamResolved, projectSeamResolved)
+	registerTable("seams", "id")
+	registerTable("seam_claims", "seam, claim")
+	registerTable("seam_citations", "seam, citation")
+}
+
+// Limits of a seam's free texts, in characters.
+const (
+	maxSummary  = 2000
+	maxReason   = 2000
+	maxDecision = 200
+)
+
+// SeamRequest is a seam to open. Its shape depends on its kind:
+//
+//   - contradiction: two or more claims (and optionally citations of those claims);
+//   - absence: exactly one claim, no citation;
+//   - manual, disagreement: exactly one citation; Claims is empty or holds only that
+//     citation's claim (the seam is about both either way).
+type SeamRequest struct {
+	Kind      evidence.SeamKind `json:"kind"`
+	Summary   string            `json:"summary"`
+	Claims    []string          `json:"claims"`
+	Citations []string          `json:"citations"`
+}
+
+// seamOpened is the payload of seam.opened.
+type seamOpened struct {
+	Seam      string            `json:"seam"`
+	Kind      evidence.SeamKind `json:"kind"`
+	Summary   string            `json:"summary"`
+	Claims    []string          `json:"claims"`
+	Citations []string          `json:"citations"`
+}
+
+// seamResolved is the payload of seam.resolved.
+type seamResolved struct {
+	Seam     string `json:"seam"`
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+// SeamView is a seam as the read model holds it.
+type SeamView struct {
+	ID        string             `json:"id"`
+	Kind      evidence.SeamKind  `json:"kind"`
+	Summary   string             `json:"summary"`
+	State     evidence.SeamState `json:"state"`
+	Claims    []string           `json:"claims"`
+	Citations []string           `json:"citations"`
+	OpenedAt  string             `json:"opened_at"`
+	OpenedBy  string             `json:"opened_by"`
+	// Decision, Reason, ResolvedAt and ResolvedBy are empty while the seam is open.
+	Decision   string `json:"decision,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	ResolvedAt string `json:"resolved_at,omitempty"`
+	ResolvedBy string `json:"resolved_by,omitempty"`
+}
+
+// checkSeamShape refuses a seam whose kind, summary or lists do not fit together (see
+// SeamRequest). It reads nothing: existence is checked against the tables.
+func checkSeamShape(p seamOpened) error {
+	if !validID("s_", p.Seam) {
+		return fmt.Errorf("seam id %q: want s_ and 16 hex characters: %w", p.Seam, ErrInvalid)
+	}
+	if err := checkField("the summary", p.Summary, true, maxSummary); err != nil {
+		return err
+	}
+	for _, list := range [][]string{p.Claims, p.Citations} {
+		seen := map[string]bool{}
+		for _, id := range list {
+			if seen[id] {
+				return fmt.Errorf("%q is named twice; name each claim and citation once: %w", id, ErrInvalid)
+			}
+			seen[id] = true
+		}
+	}
+	switch p.Kind {
+	case evidence.SeamContradiction:
+		if len(p.Claims) < 2 {
+			return fmt.Errorf("a contradiction is between two or more claims; %d given: %w", len(p.Claims), ErrInvalid)
+		}
+	case evidence.SeamAbsence:
+		if len(p.Claims) != 1 || len(p.Citations) != 0 {
+			return fmt.Errorf("an absence is about exactly one claim and no citation; %d claims and %d citations given: %w", len(p.Claims), len(p.Citations), ErrInvalid)
+		}
+	case evidence.SeamManual, evidence.SeamDisagreement:
+		if len(p.Citations) != 1 || len(p.Claims) > 1 {
+			return fmt.Errorf("a %s seam is about exactly one citation (and its claim); %d citations and %d claims given: %w", p.Kind, len(p.Citations), len(p.Claims), ErrInvalid)
+		}
+	default:
+		return fmt.Errorf("seam kind %q: want contradiction, disagreement, manual or absence: %w", p.Kind, ErrInvalid)
+	}
+	return nil
+}
+
+// seamClaims checks that every claim and citation of a seam exists, that its citations belong
+// to its claims, and returns the claims the seam is about (for a one-citation seam, the
+// citation's claim).
+func seamClaims(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, p seamOpened) ([]string, error) {
+	claims := append([]string{}, p.Claims...)
+	var one int
+	for _, id := range p.Claims {
+		if err := q.QueryRowContext(ctx, "SELECT 1 FROM claims WHERE id = ?", id).Scan(&one); err != nil {
+			return nil, notFound(err, fmt.Sprintf("claim %q", id))
+		}
+	}
+	for _, id := range p.Citations {
+		var claim string
+		if err := q.QueryRowContext(ctx, "SELECT claim FROM citations WHERE id = ?", id).Scan(&claim); err != nil {
+			return nil, notFound(err, fmt.Sprintf("citation %q", id))
+		}
+		switch {
+		case p.Kind == evidence.SeamManual || p.Kind == evidence.SeamDisagreement:
+			if len(claims) == 1 && claims[0] != claim {
+				return nil, fmt.Errorf("citation %s belongs to claim %s, not %s: %w", id, claim, claims[0], ErrInvalid)
+			}
+			claims = []string{claim}
+		case !contains(claims, claim):
+			return nil, fmt.Errorf("citation %s belongs to claim %s, which the seam does not name: %w", id, claim, ErrInvalid)
+		}
+	}
+	return claims, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// OpenSeam opens a seam (one seam.opened event recorded by actor) and returns it. Errors
+// wrap [ErrInvalid] for a request that does not fit its kind (see [SeamRequest]) or an empty
+// or overlong summary, and [ErrNotFound] for a claim or citation that does not exist. Nothing
+// is recorded then.
+func (s *Store) OpenSeam(ctx context.Context, actor string, req SeamRequest) (SeamView, error) {
+	p := seamOpened{Seam: newID("s_"), Kind: req.Kind, Summary: strings.TrimSpace(req.Summary), Claims: nonNil(req.Claims), Citations: nonNil(req.Citations)}
+	if err := checkSeamShape(p); err != nil {
+		return SeamView{}, fmt.Errorf("open seam: %w", err)
+	}
+	claims, err := seamClaims(ctx, s.rdb, p)
+	if err != nil {
+		return SeamView{}, fmt.Errorf("open seam: %w", err)
+	}
+	p.Claims = claims
+	if _, err := s.Record(ctx, actor, Draft{Type: typeSeamOpened, Payload: p}); err != nil {
+		return SeamView{}, fmt.Errorf("open seam: %w", err)
+	}
+	return s.Seam(ctx, p.Seam)
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// projectSeamOpened creates the seam (open) and links its claims and citations.
+func projectSeamOpened(tx *sql.Tx, ev *Event) error {
+	var p seamOpened
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return err
+	}
+	if err := checkSeamShape(p); err != nil {
+		return err
+	}
+	claims, err := seamClaims(context.Background(), tx, p)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec("INSERT INTO seams (id, kind, summary, state, opened_seq, opened_at, opened_by) VALUES (?, ?, ?, 'open', ?, ?, ?)",
+		p.Seam, p.Kind, p.Summary, ev.Seq, ev.At, ev.Actor); err != nil {
+		return fmt.Errorf("seam %s: %w", p.Seam, err)
+	}
+	for _, c := range claims {
+		if _, err := tx.Exec("INSERT INTO seam_claims (seam, claim) VALUES (?, ?)", p.Seam, c); err != nil {
+			return fmt.Errorf("seam %s, claim %s: %w", p.Seam, c, err)
+		}
+	}
+	for _, c := range p.Citations {
+		if _, err := tx.Exec("INSERT INTO seam_citations (seam, citation) VALUES (?, ?)", p.Seam, c); err != nil {
+			return fmt.Errorf("seam %s, citation %s: %w", p.Seam, c, err)
+		}
+	}
+	return nil
+}
+
+// citationDecisions are the decisions a seam about one citation accepts: the citation's new
+// status.
+var citationDecisions = []evidence.Status{evidence.StatusFound, evidence.StatusNotFound, evidence.StatusUnreachable}
+
+// checkDecision refuses a decision or reason that does not fit the seam's kind.
+func checkDecision(kind evidence.SeamKind, decision, reason string) error {
+	if kind == evidence.SeamManual || kind == evidence.SeamDisagreement {
+		if !contains([]string{string(citationDecisions[0]), string(citationDecisions[1]), string(citationDecisions[2])}, decision) {
+			return fmt.Errorf("the decision on a %s seam is the citation's status: found_at_source, not_found or unreachable, not %q: %w", kind, decision, ErrInvalid)
+		}
+	} else if err := checkField("the decision", decision, true, maxDecision); err != nil {
+		return err
+	}
+	return checkField("the reason", reason, true, maxReason)
+}
+
+// ResolveSeam resolves an open seam (one seam.resolved event recorded by actor) and returns
+// it. For a manual or disagreement seam the decision is the citation's new status
+// (found_at_source, not_found or unreachable): the projector applies it to the citation, notes
+// who decided and why, and recomputes the claim's status and strength. For the other kinds
+// the decision is a short free text. The reason is required.
+//
+// Errors wrap [ErrNotFound] when there is no such seam, [ErrConflict] when it is already
+// resolved (a resolved seam stays resolved), and [ErrInvalid] for a decision that does not
+// fit the kind or an empty reason. Nothing is recorded then.
+func (s *Store) ResolveSeam(ctx context.Context, actor, id, decision, reason string) (SeamView, error) {
+	p := seamResolved{Seam: id, Decision: strings.TrimSpace(decision), Reason: strings.TrimSpace(reason)}
+	var kind, state string
+	if err := s.rdb.QueryRowContext(ctx, "SELECT kind, state FROM seams WHERE id = ?", id).Scan(&kind, &state); err != nil {
+		return SeamView{}, fmt.Errorf("resolve seam: %w", notFound(err, fmt.Sprintf("seam %q", id)))
+	}
+	if state != string(evidence.SeamOpen) {
+		return SeamView{}, fmt.Errorf("resolve seam %s: it is already resolved, and a resolved seam stays resolved; open a new seam to raise the question again: %w", id, ErrConflict)
+	}
+	if err := checkDecision(evidence.SeamKind(kind), p.Decision, p.Reason); err != nil {
+		return SeamView{}, fmt.Errorf("resolve seam %s: %w", id, err)
+	}
+	if _, err := s.Record(ctx, actor, Draft{Type: typeSeamResolved, Payload: p}); err != nil {
+		return SeamView{}, fmt.Errorf("resolve seam %s: %w", id, err)
+	}
+	return s.Seam(ctx, id)
+}
+
+// projectSeamResolved closes the seam and, for a seam about one citation, applies the
+// decision to the citation and recomputes its claim.
+func projectSeamResolved(tx *sql.Tx, ev *Event) error {
+	var p seamResolved
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return err
+	}
+	var kind, state string
+	if err := tx.QueryRow("SELECT kind, state FROM seams WHERE id = ?", p.Seam).Scan(&kind, &state); err != nil {
+		return notFound(err, fmt.Sprintf("seam %q", p.Seam))
+	}
+	if state != string(evidence.SeamOpen) {
+		return fmt.Errorf("seam %s is already resolved: %w", p.Seam, ErrConflict)
+	}
+	if err := checkDecision(evidence.SeamKind(kind), p.Decision, p.Reason); err != nil {
+		return err
+	}
+	if _, err := tx.Exec("UPDATE seams SET state = 'resolved', decision = ?, reason = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
+		p.Decision, p.Reason, ev.At, ev.Actor, p.Seam); err != nil {
+		return fmt.Errorf("seam %s: %w", p.Seam, err)
+	}
+	if kind != string(evidence.SeamManual) && kind != string(evidence.SeamDisagreement) {
+		return nil
+	}
+	var citation, claim string
+	err := tx.QueryRow("SELECT ct.id, ct.claim FROM seam_citations sc JOIN citations ct ON ct.id = sc.citation WHERE sc.seam = ?", p.Seam).Scan(&citation, &claim)
+	if err != nil {
+		return fmt.Errorf("seam %s: its citation: %w", p.Seam, err)
+	}
+	note := fmt.Sprintf("decided by %s (seam %s): %s", ev.Actor, p.Seam, p.Reason)
+	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ? WHERE id = ?", p.Decision, note, citation); err != nil {
+		return fmt.Errorf("citation %s: %w", citation, err)
+	}
+	return recomputeClaim(tx, claim)
+}
+
+// Seams returns the seams in a state (evidence.SeamOpen or evidence.SeamResolved; "" for
+// all), oldest first. Errors wrap [ErrInvalid] for another state.
+func (s *Store) Seams(ctx context.Context, state evidence.SeamState) ([]SeamView, error) {
+	where, args := "1", []any{}
+	if state != "" {
+		if !state.Valid() {
+			return nil, fmt.Errorf("seams: state %q: want open or resolved: %w", state, ErrInvalid)
+		}
+		where, args = "s.state = ?", []any{string(state)}
+	}
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("seams: %w", err)
+	}
+	defer tx.Rollback()
+	return loadSeams(ctx, tx, where, args...)
+}
+
+// Seam returns one seam. It fails, wrapping [ErrNotFound], when there is no seam with that id.
+func (s *Store) Seam(ctx context.Context, id string) (SeamView, error) {
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return SeamView{}, fmt.Errorf("seam %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	ss, err := loadSeams(ctx, tx, "s.id = ?", id)
+	if err != nil {
+		return SeamView{}, err
+	}
+	if len(ss) == 0 {
+		return SeamView{}, fmt.Errorf("seam %q does not exist; check the id: %w", id, ErrNotFound)
+	}
+	return ss[0], nil
+}
+
+func loadSeams(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]SeamView, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT s.id, s.kind, s.summary, s.state, s.opened_at, s.opened_by,
+		coalesce(s.decision, ''), coalesce(s.reason, ''), coalesce(s.resolved_at, ''), coalesce(s.resolved_by, '')
+		FROM seams s WHERE `+where+` ORDER BY s.opened_seq`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read seams: %w", err)
+	}
+	out := []SeamView{}
+	byID := map[string]int{}
+	for rows.Next() {
+		v := SeamView{Claims: []string{}, Citations: []string{}}
+		if err := rows.Scan(&v.ID, &v.Kind, &v.Summary, &v.State, &v.OpenedAt, &v.OpenedBy, &v.Decision, &v.Reason, &v.ResolvedAt, &v.ResolvedBy); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read seams: %w", err)
+		}
+		byID[v.ID] = len(out)
+		out = append(out, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read seams: %w", err)
+	}
+	links := []struct {
+		q   string
+		add func(v *SeamView, id string)
+	}{
+		{"SELECT x.seam, x.claim FROM seam_claims x JOIN seams s ON s.id = x.seam JOIN claims c ON c.id = x.claim JOIN batches b ON b.id = c.batch WHERE " + where + " ORDER BY b.seq, c.position",
+			func(v *SeamView, id string) { v.Claims = append(v.Claims, id) }},
+		{"SELECT x.seam, x.citation FROM seam_citations x JOIN seams s ON s.id = x.seam JOIN citations ct ON ct.id = x.citation JOIN claims c ON c.id = ct.claim JOIN batches b ON b.id = c.batch WHERE " + where + " ORDER BY b.seq, c.position, ct.position",
+			func(v *SeamView, id string) { v.Citations = append(v.Citations, id) }},
+	}
+	for _, l := range links {
+		rows, err := tx.QueryContext(ctx, l.q, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read seams: %w", err)
+		}
+		for rows.Next() {
+			var seam, id string
+			if err := rows.Scan(&seam, &id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read seams: %w", err)
+			}
+			if i, ok := byID[seam]; ok {
+				l.add(&out[i], id)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("read seams: %w", err)
+		}
+	}
+	return out, nil
+}

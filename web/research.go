@@ -1,0 +1,213 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"evidenceledger/evidence"
+	"evidenceledger/ledger"
+)
+
+// intakeLedger is what the research, claim, batch, seam and source routes need of the store.
+type intakeLedger interface {
+	ImportResearch(ctx context.Context, actor string, paste []byte, research evidence.Research) (ledger.Batch, error)
+	Claims(ctx context.Context, f ledger.ClaimFilter) ([]ledger.ClaimView, error)
+	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
+	Batches(ctx context.Context) ([]ledger.Batch, error)
+	Batch(ctx context.Context, id string) (ledger.Batch, error)
+	Seams(ctx context.Context, state evidence.SeamState) ([]ledger.SeamView, error)
+	Seam(ctx context.Context, id string) (ledger.SeamView, error)
+	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)
+	ResolveSeam(ctx context.Context, actor, id, decision, reason string) (ledger.SeamView, error)
+	Sources(ctx context.Context) ([]ledger.SourceView, error)
+	ClassifySource(ctx context.Context, actor, id string, class evidence.SourceClass, publisher string) (ledger.SourceView, error)
+}
+
+// Errors of the intake routes, beyond the ledger's.
+var (
+	// errTooLarge answers 413: the body is over its limit.
+	errTooLarge = errors.New("request body too large")
+	// errMediaType answers 415: the body is neither JSON nor text.
+	errMediaType = errors.New("unsupported media type")
+)
+
+func init() {
+	// Before the ledger's kinds: these errors also wrap ledger.ErrInvalid.
+	statuses = append([]struct {
+		err    error
+		status int
+	}{
+		{errTooLarge, http.StatusRequestEntityTooLarge},
+		{errMediaType, http.StatusUnsupportedMediaType},
+		{evidence.ErrNotText, http.StatusUnsupportedMediaType},
+		{evidence.ErrNothingUsable, http.StatusUnprocessableEntity},
+		{evidence.ErrBadResearch, http.StatusBadRequest},
+	}, statuses...)
+}
+
+// intakeRoutes registers the routes of research intake (docs/intake.md):
+//
+//	POST /api/research                  paste research: text/plain or text/markdown body, or JSON
+//	                                    {"text":"..."} or {"claims":[...]}; 201 {"batch","claims"}
+//	GET  /api/batches, /api/batches/{id}
+//	GET  /api/claims?batch=&status=&strength=, /api/claims/{id}
+//	GET  /api/seams?state=open|resolved, /api/seams/{id}
+//	POST /api/seams                     {"kind","summary","claims":[...],"citations":[...]}; 201
+//	POST /api/seams/{id}/resolve        {"decision","reason"}
+//	GET  /api/sources
+//	POST /api/sources/{id}/classify     {"class":"primary|semi|lead","publisher":"..."}
+func (s *server) intakeRoutes(mux *http.ServeMux) {
+	mux.Handle("POST /api/research", s.auth(roleWrite, s.handleResearch))
+	mux.Handle("GET /api/batches", s.auth(roleRead, s.handleBatches))
+	mux.Handle("GET /api/batches/{id}", s.auth(roleRead, s.handleBatch))
+	mux.Handle("GET /api/claims", s.auth(roleRead, s.handleClaims))
+	mux.Handle("GET /api/claims/{id}", s.auth(roleRead, s.handleClaim))
+	mux.Handle("GET /api/seams", s.auth(roleRead, s.handleSeams))
+	mux.Handle("GET /api/seams/{id}", s.auth(roleRead, s.handleSeam))
+	mux.Handle("POST /api/seams", s.auth(roleWrite, s.handleOpenSeam))
+	mux.Handle("POST /api/seams/{id}/resolve", s.auth(roleWrite, s.handleResolveSeam))
+	mux.Handle("GET /api/sources", s.auth(roleRead, s.handleSources))
+	mux.Handle("POST /api/sources/{id}/classify", s.auth(roleWrite, s.handleClassify))
+}
+
+// actorOf is the chain actor of the request's user.
+func actorOf(r *http.Request) string {
+	u, _ := UserFrom(r.Context())
+	return "user:" + u.Name
+}
+
+// researchAnswer is the 201 answer of POST /api/research.
+type researchAnswer struct {
+	Batch  string             `json:"batch"`
+	Claims []answerClaim      `json:"claims"`
+	Counts ledger.BatchCounts `json:"counts"`
+}
+
+type answerClaim struct {
+	ID        string           `json:"id"`
+	Text      string           `json:"text"`
+	Status    evidence.Status  `json:"status"`
+	Notes     []string         `json:"notes"`
+	Citations []answerCitation `json:"citations"`
+}
+
+type answerCitation struct {
+	ID     string          `json:"id"`
+	URL    string          `json:"url"`
+	Quote  string          `json:"quote"`
+	Status evidence.Status `json:"status"`
+	Note   string          `json:"note"`
+}
+
+// handleResearch reads a paste, parses it and imports it as one batch. Refusals (413 over
+// evidence.MaxPasteBytes, 415 for another media type or a body that is not text, 400 for
+// JSON that does not parse, 422 when nothing usable is in it) record nothing.
+func (s *server) handleResearch(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, evidence.MaxPasteBytes))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		Error(w, r, fmt.Errorf("the research is more than %d bytes; split it into smaller batches: %w", evidence.MaxPasteBytes, errTooLarge))
+		return
+	}
+	if err != nil {
+		Error(w, r, fmt.Errorf("read the research: %w", ledger.ErrInvalid))
+		return
+	}
+	if err := evidence.CheckText(body); err != nil {
+		Error(w, r, err)
+		return
+	}
+	mt := ""
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err = mime.ParseMediaType(ct); err != nil {
+			Error(w, r, fmt.Errorf("Content-Type %q does not parse; send application/json or text/plain: %w", ct, errMediaType))
+			return
+		}
+	}
+	var res evidence.Research
+	paste := body
+	switch {
+	case mt == "text/plain" || mt == "text/markdown":
+		res, err = evidence.ParseResearch(string(body))
+	case mt == "" || mt == "application/json":
+		res, err = evidence.ParseRequest(body)
+		var form map[string]json.RawMessage
+		if json.Unmarshal(body, &form) == nil && len(form) == 1 && form["text"] != nil {
+			var text string
+			if json.Unmarshal(form["text"], &text) == nil {
+				paste = []byte(text)
+			}
+		}
+	default:
+		Error(w, r, fmt.Errorf("Content-Type %q: send research as application/json, text/plain or text/markdown: %w", mt, errMediaType))
+		return
+	}
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	b, err := s.cfg.Ledger.ImportResearch(r.Context(), actorOf(r), paste, res)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	ans := researchAnswer{Batch: b.ID, Claims: make([]answerClaim, len(b.Claims)), Counts: b.Counts}
+	for i, c := range b.Claims {
+		ac := answerClaim{ID: c.ID, Text: c.Text, Status: c.Status, Notes: c.Notes, Citations: make([]answerCitation, len(c.Citations))}
+		for j, ct := range c.Citations {
+			ac.Citations[j] = answerCitation{ID: ct.ID, URL: ct.URL, Quote: ct.Quote, Status: ct.Status, Note: ct.Note}
+		}
+		ans.Claims[i] = ac
+	}
+	writeJSON(w, http.StatusCreated, ans)
+}
+
+// maxFormBytes bounds the JSON body of the seam and source routes.
+const maxFormBytes = 64 << 10
+
+// decodeBody reads a small JSON object into v; unknown members are refused.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxFormBytes))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return fmt.Errorf("the body is more than %d bytes: %w", maxFormBytes, errTooLarge)
+		}
+		return fmt.Errorf("the body is not the JSON object this route takes (%v); see docs/intake.md: %w", err, ledger.ErrInvalid)
+	}
+	if dec.More() {
+		return fmt.Errorf("unexpected data after the JSON object; send one object: %w", ledger.ErrInvalid)
+	}
+	return nil
+}
+
+func (s *server) handleBatches(w http.ResponseWriter, r *http.Request) {
+	bs, err := s.cfg.Ledger.Batches(r.Context())
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string][]ledger.Batch{"batches": bs})
+}
+
+func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
+	b, err := s.cfg.Ledger.Batch(r.Context(), r.PathValue("id"))
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	if b.Claims == nil {
+		b.Claims = []ledger.ClaimView{}
+	}
+	writeJSON(w, http.StatusOK, b)
+}
+
+// trimmed is strings.TrimSpace, for query values.
+func trimmed(r *http.Request, name string) string { return strings.TrimSpace(r.URL.Query().Get(name)) }

@@ -1,0 +1,60 @@
+package web
+
+import (
+	"net/http"
+
+	"evidenceledger/evidence"
+	"evidenceledger/ledger"
+)
+
+// handleSeams answers {"seams":[...]}: state=open or state=resolved, every seam without it.
+func (s *server) handleSeams(w http.ResponseWriter, r *http.Request) {
+	ss, err := s.cfg.Ledger.Seams(r.Context(), evidence.SeamState(trimmed(r, "state")))
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string][]ledger.SeamView{"seams": ss})
+}
+
+func (s *server) handleSeam(w http.ResponseWriter, r *http.Request) {
+	v, err := s.cfg.Ledger.Seam(r.Context(), r.PathValue("id"))
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// handleOpenSeam opens a seam: 201 with the seam.
+func (s *server) handleOpenSeam(w http.ResponseWriter, r *http.Request) {
+	var req ledger.SeamRequest
+	if err := decodeBody(w, r, &req); err != nil {
+		Error(w, r, err)
+		return
+	}
+	v, err := s.cfg.Ledger.OpenSeam(r.Context(), actorOf(r), req)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, v)
+}
+
+// handleResolveSeam resolves a seam: 200 with the seam, 409 when it was resolved already.
+func (s *server) handleResolveSeam(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}
+	if err := decodeBody(w, r, &req); err != nil {
+		Error(w, r, err)
+		return
+	}
+	v, err := s.cfg.Ledger.ResolveSeam(r.Context(), actorOf(r), r.PathValue("id"), req.Decision, req.Reason)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}

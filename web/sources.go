@@ -1,0 +1,36 @@
+package web
+
+import (
+	"net/http"
+
+	"evidenceledger/evidence"
+	"evidenceledger/ledger"
+)
+
+// handleSources answers {"sources":[...]}.
+func (s *server) handleSources(w http.ResponseWriter, r *http.Request) {
+	vs, err := s.cfg.Ledger.Sources(r.Context())
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string][]ledger.SourceView{"sources": vs})
+}
+
+// handleClassify sets a source's class and publisher: 200 with the source.
+func (s *server) handleClassify(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Class     evidence.SourceClass `json:"class"`
+		Publisher string               `json:"publisher"`
+	}
+	if err := decodeBody(w, r, &req); err != nil {
+		Error(w, r, err)
+		return
+	}
+	v, err := s.cfg.Ledger.ClassifySource(r.Context(), actorOf(r), r.PathValue("id"), req.Class, req.Publisher)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
