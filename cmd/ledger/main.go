@@ -28,6 +28,7 @@ var commands = []command{
 	auditCommand,
 	exportCommand,
 	importCommand,
+	checkCommand,
 }
 
 // env is what a subcommand may touch of the outside world.
