@@ -28,6 +28,7 @@ var commands = []command{
 	auditCommand,
 	exportCommand,
 	importCommand,
+	gateCommand,
 }
 
 // env is what a subcommand may touch of the outside world.
