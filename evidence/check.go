@@ -1,5 +1,12 @@
 package evidence
 
+import "errors"
+
+// ErrNoBatch means a batch asked for does not exist. The ledger wraps it when asked for the
+// citations of an unknown batch to check, and verify.ErrNoBatch is this same value, so the
+// checker can recognise it without importing the ledger.
+var ErrNoBatch = errors.New("no such batch")
+
 // CheckTarget is one citation to check at its source, with the claim it supports. It holds
 // only text: whoever receives it can read it but cannot fetch anything with it.
 type CheckTarget struct {

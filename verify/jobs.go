@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -24,8 +23,9 @@ type CheckStore interface {
 }
 
 // ErrNoBatch is wrapped by CheckStore.CitationsToCheck, and so by RunBatch and Jobs.Start,
-// when the batch does not exist.
-var ErrNoBatch = errors.New("no such batch")
+// when the batch does not exist. It is evidence.ErrNoBatch, so that a store can wrap it
+// without importing this package.
+var ErrNoBatch = evidence.ErrNoBatch
 
 // DefaultWorkers is how many citations a batch check works on at once.
 const DefaultWorkers = 4

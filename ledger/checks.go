@@ -1,0 +1,310 @@
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"evidenceledger/evidence"
+)
+
+// typeCitationChecked is the event of one check of one citation (docs/events.md).
+const typeCitationChecked = "citation.checked"
+
+func init() {
+	registerEvent(typeCitationChecked, projectCitationChecked)
+	registerTable("checks", "seq")
+	registerTable("documents", "check_seq")
+	registerTable("verdicts", "check_seq, ordinal")
+	checkDetails = loadCheckDetails
+}
+
+// CitationsToCheck returns the citations of a batch to check, in the order of the research
+// (claims, then citations within a claim): those never checked yet, or all of them when
+// recheck is true. A citation that a check left reported (a split verdict or a login wall,
+// whose seam is open) has been checked, so it is returned only on a recheck. Citations that
+// cannot be checked (no URL, no quote) are never recorded as checked, so they are always
+// returned; the checker halts them without a fetch.
+//
+// It fails, wrapping [ErrNotFound] and evidence.ErrNoBatch, when the batch does not exist.
+// Together with [Store.RecordCheck] this makes *Store a verify.CheckStore.
+func (s *Store) CitationsToCheck(ctx context.Context, batch string, recheck bool) ([]evidence.CheckTarget, error) {
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
+	}
+	defer tx.Rollback()
+	var one int
+	if err := tx.QueryRowContext(ctx, "SELECT 1 FROM batches WHERE id = ?", batch).Scan(&one); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("batch %q does not exist; check the id (ledger import prints it): %w: %w", batch, ErrNotFound, evidence.ErrNoBatch)
+		}
+		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.text, ct.id, ct.url, ct.quote
+		FROM citations ct JOIN claims c ON c.id = ct.claim
+		WHERE c.batch = ? AND (? OR ct.last_check IS NULL) ORDER BY c.position, ct.position`, batch, recheck)
+	if err != nil {
+		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
+	}
+	defer rows.Close()
+	out := []evidence.CheckTarget{}
+	for rows.Next() {
+		var t evidence.CheckTarget
+		if err := rows.Scan(&t.ClaimID, &t.ClaimText, &t.CitationID, &t.URL, &t.Quote); err != nil {
+			return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
+	}
+	return out, nil
+}
+
+// RecordCheck commits one check of one citation in one transaction: the page body (stored
+// once under its SHA-256), one citation.checked event whose payload is checked, and, when
+// seam is not nil, one seam.opened event. The projector appends the check, its document and
+// its verdicts, sets the citation's status, note and excerpt, and recomputes the claim's
+// status and strength.
+//
+// body must hash to checked.Document.SHA256, and be empty when there is no document. A seam
+// must be about the checked citation. Errors wrap [ErrInvalid] for a payload that does not
+// fit (a bad id, status, decision, body, seam, or no residual risk) and [ErrNotFound] for a
+// citation that does not exist or a claim that is not the citation's. Nothing is recorded
+// then.
+func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.Checked, body []byte, seam *evidence.SeamOpened) error {
+	if err := checkChecked(checked, body, seam); err != nil {
+		return fmt.Errorf("record the check of citation %s: %w", checked.Citation, err)
+	}
+	if checked.Verdicts == nil {
+		checked.Verdicts = []evidence.CheckVerdict{}
+	}
+	d := Draft{Type: typeCitationChecked, Payload: checked}
+	if checked.Document != nil {
+		d.Blobs = [][]byte{body}
+	}
+	drafts := []Draft{d}
+	if seam != nil {
+		drafts = append(drafts, Draft{Type: typeSeamOpened, Payload: seamOpened{
+			Seam: seam.Seam, Kind: seam.Kind, Summary: seam.Summary, Claims: nonNil(seam.Claims), Citations: nonNil(seam.Citations)}})
+	}
+	if _, err := s.Record(ctx, actor, drafts...); err != nil {
+		return fmt.Errorf("record the check of citation %s: %w", checked.Citation, err)
+	}
+	return nil
+}
+
+// checkChecked refuses a check whose payload, body or seam do not fit together. It reads
+// nothing: existence is checked by the projector.
+func checkChecked(ch evidence.Checked, body []byte, seam *evidence.SeamOpened) error {
+	if err := checkCheckedPayload(ch); err != nil {
+		return err
+	}
+	switch {
+	case ch.Document == nil && len(body) > 0:
+		return fmt.Errorf("a body of %d bytes came without a document to describe it: %w", len(body), ErrInvalid)
+	case ch.Document != nil:
+		sum := sha256.Sum256(body)
+		if got := hex.EncodeToString(sum[:]); got != ch.Document.SHA256 {
+			return fmt.Errorf("the body hashes to %s, not to the document's sha256 %q; store the bytes that were read: %w", got, ch.Document.SHA256, ErrInvalid)
+		}
+	}
+	if seam != nil && (len(seam.Citations) != 1 || seam.Citations[0] != ch.Citation) {
+		return fmt.Errorf("the seam opened with a check must be about the checked citation %s alone, not %v: %w", ch.Citation, seam.Citations, ErrInvalid)
+	}
+	return nil
+}
+
+// checkCheckedPayload refuses a citation.checked payload with a bad id, status, decision or
+// document hash, or without a residual-risk statement. Verdicts are kept as given: an
+// off-schema verdict is part of the record, with its problem.
+func checkCheckedPayload(ch evidence.Checked) error {
+	switch {
+	case !validID("ct_", ch.Citation):
+		return fmt.Errorf("citation id %q: want ct_ and 16 hex characters: %w", ch.Citation, ErrInvalid)
+	case !validID("c_", ch.Claim):
+		return fmt.Errorf("claim id %q: want c_ and 16 hex characters: %w", ch.Claim, ErrInvalid)
+	case !ch.Status.Valid():
+		return fmt.Errorf("status %q: want reported, found_at_source, not_found or unreachable: %w", ch.Status, ErrInvalid)
+	case ch.Adjudication.Decision != "" && !ch.Adjudication.Decision.Valid():
+		return fmt.Errorf("decision %q: want supported, contradicted, not_found, unreachable or none: %w", ch.Adjudication.Decision, ErrInvalid)
+	case strings.TrimSpace(ch.Adjudication.ResidualRisk) == "":
+		return fmt.Errorf("the adjudication has no residual-risk statement; every result must say what it does not prove: %w", ErrInvalid)
+	case ch.Document != nil && !isHex(ch.Document.SHA256, 64):
+		return fmt.Errorf("document sha256 %q: want 64 lowercase hex characters: %w", ch.Document.SHA256, ErrInvalid)
+	}
+	for i, v := range ch.Verdicts {
+		if v.Document != "" && !isHex(v.Document, 64) {
+			return fmt.Errorf("verdict %d: document %q: want 64 lowercase hex characters: %w", i+1, v.Document, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// citationChecked is the payload of citation.checked as recorded, with the blobs member.
+type citationChecked struct {
+	evidence.Checked
+	Blobs []string `json:"blobs"`
+}
+
+// projectCitationChecked appends the check (keyed by the event's seq), its document and
+// verdicts, sets the citation's status, note, excerpt and last check, and recomputes its
+// claim.
+func projectCitationChecked(tx *sql.Tx, ev *Event) error {
+	var p citationChecked
+	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+		return err
+	}
+	ch := p.Checked
+	if err := checkCheckedPayload(ch); err != nil {
+		return err
+	}
+	var claim string
+	if err := tx.QueryRow("SELECT claim FROM citations WHERE id = ?", ch.Citation).Scan(&claim); err != nil {
+		return notFound(err, fmt.Sprintf("citation %q", ch.Citation))
+	}
+	if claim != ch.Claim {
+		return fmt.Errorf("citation %s belongs to claim %s, not %s: %w", ch.Citation, claim, ch.Claim, ErrNotFound)
+	}
+	a := ch.Adjudication
+	if _, err := tx.Exec(`INSERT INTO checks (seq, citation, claim, at, actor, status, note, excerpt, tier, agree, escalated, decision, residual_risk)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ev.Seq, ch.Citation, ch.Claim, ev.At, ev.Actor, ch.Status, ch.Note, ch.Excerpt, ch.Tier, a.Agree, a.Escalated, a.Decision, a.ResidualRisk); err != nil {
+		return fmt.Errorf("check of citation %s: %w", ch.Citation, err)
+	}
+	if d := ch.Document; d != nil {
+		if !slices.Contains(p.Blobs, d.SHA256) {
+			return fmt.Errorf("the document %s is not among the event's stored bodies: %w", d.SHA256, ErrInvalid)
+		}
+		hops := d.Hops
+		if hops == nil {
+			hops = []evidence.Hop{}
+		}
+		hj, err := json.Marshal(hops)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO documents (check_seq, sha256, url, final_url, fetched_at, http_status, content_type, truncated, ip, hops)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			ev.Seq, d.SHA256, d.URL, d.FinalURL, d.FetchedAt, d.HTTPStatus, d.ContentType, d.Truncated, d.IP, string(hj)); err != nil {
+			return fmt.Errorf("document of the check of citation %s: %w", ch.Citation, err)
+		}
+	}
+	if len(ch.Verdicts) > 0 {
+		ins, err := tx.Prepare(`INSERT INTO verdicts (check_seq, ordinal, verifier, verdict, accuracy_estimate, reasoning, document, problem)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		for i, v := range ch.Verdicts {
+			if _, err := ins.Exec(ev.Seq, i, v.Verifier, v.Verdict, v.AccuracyEstimate, v.Reasoning, v.Document, v.Problem); err != nil {
+				return fmt.Errorf("verdict %d of the check of citation %s: %w", i+1, ch.Citation, err)
+			}
+		}
+	}
+	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, excerpt = ?, last_check = ? WHERE id = ?",
+		ch.Status, ch.Note, ch.Excerpt, ev.Seq, ch.Citation); err != nil {
+		return fmt.Errorf("citation %s: %w", ch.Citation, err)
+	}
+	return recomputeClaim(tx, ch.Claim)
+}
+
+// loadCheckDetails fills Document, Verdicts and Adjudication of each citation from its
+// latest check, in three queries whatever the number of citations.
+func loadCheckDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) error {
+	if len(cits) == 0 {
+		return nil
+	}
+	ids := make([]string, len(cits))
+	byID := make(map[string]*CitationView, len(cits))
+	for i, c := range cits {
+		ids[i] = c.ID
+		byID[c.ID] = c
+	}
+	idList, _ := json.Marshal(ids)
+	const latest = `SELECT ct.id, ct.last_check FROM citations ct
+		WHERE ct.id IN (SELECT value FROM json_each(?1)) AND ct.last_check IS NOT NULL`
+	bySeq := map[int64]*CitationView{}
+	queries := []struct {
+		q    string
+		scan func(rows *sql.Rows) error
+	}{
+		{`SELECT l.last_check, k.agree, k.escalated, k.decision, k.residual_risk FROM (` + latest + `) l JOIN checks k ON k.seq = l.last_check`,
+			func(rows *sql.Rows) error {
+				var seq int64
+				var a AdjudicationView
+				if err := rows.Scan(&seq, &a.Agree, &a.Escalated, &a.Decision, &a.ResidualRisk); err != nil {
+					return err
+				}
+				bySeq[seq].Adjudication = &a
+				return nil
+			}},
+		{`SELECT l.last_check, d.sha256, d.url, d.final_url, d.fetched_at FROM (` + latest + `) l JOIN documents d ON d.check_seq = l.last_check`,
+			func(rows *sql.Rows) error {
+				var seq int64
+				var d DocumentView
+				if err := rows.Scan(&seq, &d.SHA256, &d.URL, &d.FinalURL, &d.FetchedAt); err != nil {
+					return err
+				}
+				bySeq[seq].Document = &d
+				return nil
+			}},
+		{`SELECT l.last_check, v.verifier, v.verdict, v.accuracy_estimate, v.reasoning, v.document, v.problem
+			FROM (` + latest + `) l JOIN verdicts v ON v.check_seq = l.last_check ORDER BY v.check_seq, v.ordinal`,
+			func(rows *sql.Rows) error {
+				var seq int64
+				var v VerdictView
+				if err := rows.Scan(&seq, &v.Verifier, &v.Verdict, &v.AccuracyEstimate, &v.Reasoning, &v.Document, &v.Problem); err != nil {
+					return err
+				}
+				c := bySeq[seq]
+				c.Verdicts = append(c.Verdicts, v)
+				return nil
+			}},
+	}
+	rows, err := tx.QueryContext(ctx, latest, string(idList))
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id string
+		var seq int64
+		if err := rows.Scan(&id, &seq); err != nil {
+			rows.Close()
+			return err
+		}
+		bySeq[seq] = byID[id]
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(bySeq) == 0 {
+		return nil
+	}
+	for _, q := range queries {
+		rows, err := tx.QueryContext(ctx, q.q, string(idList))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			if err := q.scan(rows); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
