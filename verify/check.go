@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -141,7 +142,7 @@ func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
 	for i, r := range reports {
 		v := evidence.CheckVerdict{VerifierResult: r.Result, Problem: ruling.Problems[i]}
 		if r.Page != nil {
-			v.Document = r.Page.SHA256
+			v.Document = pageHash(r.Page)
 		}
 		ch.Verdicts = append(ch.Verdicts, v)
 		if decisive < 0 && ruling.Decision != "" && v.Problem == "" && r.Result.Verdict == ruling.Decision {
@@ -197,7 +198,7 @@ func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
 // document describes a fetched page as the ledger records it.
 func document(p *fetch.Result) *evidence.Document {
 	d := &evidence.Document{
-		SHA256:      p.SHA256,
+		SHA256:      pageHash(p),
 		URL:         p.RequestedURL,
 		FinalURL:    p.FinalURL,
 		FetchedAt:   p.FetchedAt.UTC().Format(TimeFormat),
@@ -211,6 +212,16 @@ func document(p *fetch.Result) *evidence.Document {
 		d.Hops = append(d.Hops, evidence.Hop{URL: h.URL, Status: h.Status, IP: h.IP})
 	}
 	return d
+}
+
+// pageHash is the SHA-256 of the body the verifier read. For an error status (a 404) fetch
+// answers without reading the body, so the page is recorded with the empty body it has.
+func pageHash(p *fetch.Result) string {
+	if p.SHA256 != "" {
+		return p.SHA256
+	}
+	sum := sha256.Sum256(p.Body)
+	return hex.EncodeToString(sum[:])
 }
 
 // TimeFormat is how a document's fetch time is written: RFC 3339, UTC, milliseconds.

@@ -20,16 +20,6 @@ import (
 	"evidenceledger/web"
 )
 
-// loopback resolves every *.test name to 127.0.0.1.
-type loopback struct{}
-
-func (loopback) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if strings.HasSuffix(host, ".test") {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-}
-
 // gateWorld is a ledger whose claims got their statuses through real checks of loopback
 // pages, and the URLs and ids the tests refer to.
 type gateWorld struct {

@@ -26,9 +26,9 @@ type Ledger interface {
 // Config is what the server is built from.
 type Config struct {
 	Ledger Ledger
-	// FetchAllow is the validated --fetch-allow list (comma-separated CIDR prefixes) of
-	// private ranges the fetcher may reach; empty for none.
-	FetchAllow string
+	// Jobs runs batch checks (POST /api/batches/{id}/check); without it those routes
+	// answer 503.
+	Jobs CheckJobs
 }
 
 type server struct {
@@ -41,6 +41,8 @@ type server struct {
 //	GET /api/audit      the audit report (ok, events, head, problems)
 //	GET /api/events     ?after=N&limit=M (default 100, at most 1000): {"events":[...]}
 //	GET /api/keys       {"keys":[...]}
+//
+// and the routes of research intake and check jobs.
 func New(cfg Config) http.Handler {
 	s := &server{cfg: cfg}
 	mux := http.NewServeMux()
@@ -51,6 +53,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /api/events", s.auth(roleRead, s.handleEvents))
 	mux.Handle("GET /api/keys", s.auth(roleRead, s.handleKeys))
 	s.intakeRoutes(mux)
+	s.checkRoutes(mux)
 	mux.Handle("POST /api/gate", s.auth(roleRead, s.handleGate))
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, errNoRoute)

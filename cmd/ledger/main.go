@@ -28,6 +28,7 @@ var commands = []command{
 	auditCommand,
 	exportCommand,
 	importCommand,
+	checkCommand,
 	gateCommand,
 }
 

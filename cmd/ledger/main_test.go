@@ -143,7 +143,7 @@ func TestUsageErrors(t *testing.T) {
 		{"help", []string{"help"}, 0, "serve"},
 		{"keys with a stray word", []string{"keys", "spin"}, 2, "ledger keys [rotate]"},
 		{"export with a stray word", []string{"export", "x"}, 2, "--out FILE"},
-		{"bad fetch-allow", []string{"serve", "--fetch-allow", "10.0.0.0/8,localhost"}, 2, `"localhost" is not a CIDR`},
+		{"bad fetch-allow", []string{"serve", "--fetch-allow", "10.0.0.0/8,localhost"}, 2, `"localhost" is neither a CIDR range`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -6,23 +6,22 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/netip"
-	"strings"
 	"time"
 
+	"evidenceledger/verify"
 	"evidenceledger/web"
 )
 
 var serveCommand = command{
 	name:    "serve",
-	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...]",
+	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4]",
 	run:     runServe,
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
-	allow := fs.String("fetch-allow", "", "comma-separated `CIDR` ranges the fetcher may reach although private or special")
+	fetchConfig := fetchFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -30,7 +29,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("want: ledger serve [--addr HOST:PORT] [--fetch-allow CIDR,...]: %w", errUsage)
 	}
-	if err := checkAllow(*allow); err != nil {
+	cfg, workers, err := fetchConfig()
+	if err != nil {
 		return err
 	}
 	s, err := open(ctx, *data)
@@ -38,12 +38,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	// Closed before the store (defers run last in, first out): checks in flight are
+	// dropped unrecorded, and checking the batch again finishes them.
+	jobs := verify.NewJobs(s, verify.NewChecker(cfg), workers)
+	defer jobs.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           web.New(web.Config{Ledger: s, FetchAllow: *allow}),
+		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while
@@ -66,19 +70,6 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
 		return err
-	}
-	return nil
-}
-
-// checkAllow validates a --fetch-allow list: comma-separated CIDR prefixes, or empty.
-func checkAllow(list string) error {
-	if list == "" {
-		return nil
-	}
-	for _, p := range strings.Split(list, ",") {
-		if _, err := netip.ParsePrefix(strings.TrimSpace(p)); err != nil {
-			return fmt.Errorf("--fetch-allow: %q is not a CIDR range like 10.0.0.0/8 or fd00::/8: %w", p, errUsage)
-		}
 	}
 	return nil
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"evidenceledger/evidence"
+	"evidenceledger/fetch"
+	"evidenceledger/verify"
+)
+
+var checkCommand = command{
+	name:    "check",
+	summary: "check --batch ID [--recheck]: check a batch's citations at their sources without a server; prints each citation's status and note",
+	run:     runCheck,
+}
+
+// fetchFlags adds the fetcher's flags, shared by serve and check, and returns a function
+// that builds the fetch.Config from them once the flags are parsed.
+//
+//	--fetch-allow CIDR,...  ranges the fetcher may reach although private or special (default none)
+//	--fetch-delay D         least time between two requests to one host (default 1s; 0 for none)
+//	--workers N             citations checked at once (default verify.DefaultWorkers)
+//
+// Everything else takes fetch's defaults: 10 MiB per page, 15 s per request, 45 s per
+// fetch, at most 3 redirect hops, robots.txt obeyed, the default login-walled hosts.
+func fetchFlags(fs *flag.FlagSet) func() (fetch.Config, int, error) {
+	allow := fs.String("fetch-allow", "", "comma-separated `CIDR` ranges the fetcher may reach although private or special")
+	delay := fs.Duration("fetch-delay", fetch.DefaultMinDelay, "least `time` between two requests to one host (0 for none)")
+	workers := fs.Int("workers", verify.DefaultWorkers, "`number` of citations checked at once")
+	return func() (fetch.Config, int, error) {
+		prefixes, err := fetch.ParseAllow(*allow)
+		if err != nil {
+			return fetch.Config{}, 0, fmt.Errorf("--fetch-allow: %w: %w", err, errUsage)
+		}
+		if *delay < 0 {
+			return fetch.Config{}, 0, fmt.Errorf("--fetch-delay %v: want 0 or more: %w", *delay, errUsage)
+		}
+		if *workers < 1 || *workers > 64 {
+			return fetch.Config{}, 0, fmt.Errorf("--workers %d: want 1 to 64: %w", *workers, errUsage)
+		}
+		cfg := fetch.Config{Allow: prefixes, MinDelay: *delay}
+		if *delay == 0 {
+			cfg.MinDelay = -1 // fetch: a negative delay means none
+		}
+		return cfg, *workers, nil
+	}
+}
+
+// runCheck checks the citations of a batch not checked yet (every one with --recheck),
+// recording each check as it completes, then prints one line per citation (id, status,
+// note) and a summary. An interruption (Ctrl-C) keeps what was recorded; running the
+// command again checks the rest.
+func runCheck(ctx context.Context, e *env, args []string) error {
+	fs, data := newFlags("check", e)
+	batch := fs.String("batch", "", "`id` of the batch to check (ledger import prints it)")
+	recheck := fs.Bool("recheck", false, "check every citation again, not only those never checked")
+	fetchConfig := fetchFlags(fs)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 || strings.TrimSpace(*batch) == "" {
+		return fmt.Errorf("want: ledger check --batch ID [--recheck] [--fetch-allow CIDR,...]: %w", errUsage)
+	}
+	cfg, workers, err := fetchConfig()
+	if err != nil {
+		return err
+	}
+	s, err := open(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	start := time.Now()
+	outs, runErr := verify.RunBatch(ctx, s, verify.NewChecker(cfg), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
+		fmt.Fprintf(e.stderr, "\rchecked %d of %d", done, total)
+	})
+	if len(outs) > 0 {
+		fmt.Fprintln(e.stderr)
+	}
+	if runErr != nil && outs == nil {
+		return runErr
+	}
+	if err := printOutcomes(e, *batch, outs, time.Since(start)); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// printOutcomes writes the table of outcomes and the summary line.
+func printOutcomes(e *env, batch string, outs []verify.Outcome, took time.Duration) error {
+	if len(outs) == 0 {
+		_, err := fmt.Fprintf(e.stdout, "batch %s: nothing left to check; --recheck checks every citation again\n", batch)
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CITATION\tSTATUS\tNOTE")
+	counts := map[evidence.Status]int{}
+	seams, halted := 0, 0
+	for _, o := range outs {
+		st, note := o.Checked.Status, o.Checked.Note
+		if o.Halted {
+			st, note = evidence.StatusReported, "not checked: "+o.Note
+			halted++
+		}
+		if o.Seam != nil {
+			seams++
+		}
+		counts[st]++
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", o.Target.CitationID, st, oneLine(note))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(e.stdout, "batch %s: %d citations in %.1fs: %d found_at_source, %d not_found, %d unreachable, %d reported (%d seams opened for a person, %d not checkable)\n",
+		batch, len(outs), took.Seconds(), counts[evidence.StatusFound], counts[evidence.StatusNotFound], counts[evidence.StatusUnreachable], counts[evidence.StatusReported], seams, halted)
+	return err
+}
+
+// oneLine folds a note's line breaks and tabs so that it stays in its column.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
