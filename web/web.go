@@ -20,6 +20,7 @@ type Ledger interface {
 	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
 	Keys(ctx context.Context) (ledger.KeySet, error)
 	intakeLedger
+	GateStore
 	accounts
 	evidencePages
 }
@@ -60,6 +61,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /api/keys", s.auth(roleRead, s.handleKeys))
 	s.intakeRoutes(mux)
 	s.checkRoutes(mux)
+	mux.Handle("POST /api/gate", s.auth(roleRead, s.handleGate))
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, errNoRoute)
 	}))

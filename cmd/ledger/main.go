@@ -29,6 +29,7 @@ var commands = []command{
 	exportCommand,
 	importCommand,
 	checkCommand,
+	gateCommand,
 }
 
 // env is what a subcommand may touch of the outside world.

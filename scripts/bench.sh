@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every benchmark once, with the settings the README's figures were taken with, and
+# writes the raw output to bench.out (or the file named as $1). Takes a few minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-bench.out}"
+{
+  echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(go version) $(nproc) cores"
+  go test ./ledger   -run '^$' -bench 'RecordBatch100|RecordOne|Audit' -benchtime 20x
+  go test ./ledger   -run '^$' -bench 'Import2000Claims' -benchtime 5x -benchmem
+  go test ./evidence -run '^$' -bench 'Parse2000Claims' -benchtime 10x -benchmem
+  go test ./fetch    -run '^$' -bench . -benchtime 5x -benchmem
+  go test ./verify   -run '^$' -bench 'Match' -benchmem
+  go test ./verify   -run '^$' -bench 'Check1000Citations' -benchtime 2x -benchmem
+} 2>&1 | tee "$out"

@@ -1,0 +1,231 @@
+package verify_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"evidenceledger/evidence"
+	"evidenceledger/fetch"
+	"evidenceledger/ledger"
+	"evidenceledger/verify"
+	"evidenceledger/web"
+)
+
+// gateWorld is a ledger whose claims got their statuses through real checks of loopback
+// pages, and the URLs and ids the tests refer to.
+type gateWorld struct {
+	store  *ledger.Store
+	url    func(host, path string) string
+	claims map[string]string // short name -> claim id
+}
+
+// newGateWorld imports research, classifies two sources, checks the batch against a loopback
+// site, and resolves one manual seam:
+//
+//	founded  found at acme.test (semi) and registry.test (primary): high
+//	staff    found at acme.test only: low
+//	moved    the quote is not on its page: not_found
+//	chair    the page changes between fetches: the verifiers split, disagreement seam open
+//	hiring   a login-walled host: manual seam open
+//	board    a login-walled host whose manual seam a person resolved as found: low
+//	auditor  no citation: no source of record
+func newGateWorld(t *testing.T) gateWorld {
+	t.Helper()
+	var flips atomic.Int32
+	pages := map[string]string{
+		"/about":    `<p>Acme was founded in 1999 in Leeds by two engineers. Acme employs 40 people.</p>`,
+		"/registry": `<p>Acme Ltd, incorporated on 3 May 1999, registered office Leeds.</p>`,
+		"/history":  `<p>Acme has always been based in Leeds.</p>`,
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", http.NotFound)
+	mux.HandleFunc("/flip", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if flips.Add(1)%2 == 1 {
+			fmt.Fprint(w, `<p>The chair of Acme is Ann Lee, elected in 2020.</p>`)
+			return
+		}
+		fmt.Fprint(w, `<p>The board has not elected a chair.</p>`)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<!doctype html><html><body>"+body+"</body></html>")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	u := func(host, path string) string { return fmt.Sprintf("http://%s:%d%s", host, port, path) }
+
+	ctx := context.Background()
+	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	type cit struct {
+		URL   string `json:"url"`
+		Quote string `json:"quote"`
+	}
+	type claim struct {
+		Text      string `json:"text"`
+		Citations []cit  `json:"citations"`
+	}
+	research := []claim{
+		{"Acme was founded in 1999.", []cit{{u("acme.test", "/about"), "Acme was founded in 1999 in Leeds"}, {u("registry.test", "/registry"), "incorporated on 3 May 1999"}}},
+		{"Acme employs 40 people.", []cit{{u("acme.test", "/about"), "Acme employs 40 people"}}},
+		{"Acme moved to York in 2010.", []cit{{u("acme.test", "/history"), "Acme moved its offices to York in 2010"}}},
+		{"The chair of Acme is Ann Lee.", []cit{{u("acme.test", "/flip"), "The chair of Acme is Ann Lee"}}},
+		{"Acme is hiring engineers.", []cit{{u("walled.test", "/jobs"), "We are hiring engineers in Leeds"}}},
+		{"Acme has a board of five.", []cit{{u("walled.test", "/board"), "Our board of five directors"}}},
+		{"Acme has no auditor on file.", []cit{}},
+	}
+	names := []string{"founded", "staff", "moved", "chair", "hiring", "board", "auditor"}
+	body, _ := json.Marshal(map[string]any{"claims": research})
+	res, err := evidence.ParseRequest(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := st.ImportResearch(ctx, "user:olga", body, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := gateWorld{store: st, url: u, claims: map[string]string{}}
+	for i, c := range b.Claims {
+		w.claims[names[i]] = c.ID
+	}
+	for src, class := range map[string]evidence.SourceClass{"registry.test": evidence.ClassPrimary, "acme.test": evidence.ClassSemi} {
+		if _, err := st.ClassifySource(ctx, "user:olga", src, class, src+" publisher"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checker := verify.NewChecker(fetch.Config{
+		Allow:        []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+		Resolver:     loopback{},
+		MinDelay:     -1,
+		HopTimeout:   2 * time.Second,
+		TotalTimeout: 5 * time.Second,
+		LoginWalled:  []string{"walled.test"},
+	})
+	if _, err := verify.RunBatch(ctx, st, checker, "system", b.ID, false, 4, nil); err != nil {
+		t.Fatal(err)
+	}
+	board, err := st.Claim(ctx, w.claims["board"])
+	if err != nil || len(board.OpenSeams) != 1 {
+		t.Fatalf("board claim after the check: %+v %v", board, err)
+	}
+	if _, err := st.ResolveSeam(ctx, "user:olga", board.OpenSeams[0], string(evidence.StatusFound), "opened the page by hand; the quote is there"); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		status   evidence.Status
+		strength evidence.Strength
+		seams    int
+	}{
+		"founded": {evidence.StatusFound, evidence.StrengthHigh, 0},
+		"staff":   {evidence.StatusFound, evidence.StrengthLow, 0},
+		"moved":   {evidence.StatusNotFound, "", 0},
+		"chair":   {evidence.StatusReported, "", 1},
+		"hiring":  {evidence.StatusReported, "", 1},
+		"board":   {evidence.StatusFound, evidence.StrengthLow, 0},
+		"auditor": {evidence.StatusReported, "", 0},
+	}
+	for name, wt := range want {
+		c, err := st.Claim(ctx, w.claims[name])
+		if err != nil || c.Status != wt.status || c.Strength != wt.strength || len(c.OpenSeams) != wt.seams {
+			t.Fatalf("claim %s after the checks: %+v %v; want %+v", name, c, err, wt)
+		}
+	}
+	return w
+}
+
+func TestGateDecisions(t *testing.T) {
+	w := newGateWorld(t)
+	l := web.GateLedger(w.store)
+	about := w.url("acme.test", "/about")
+	tests := []struct {
+		desc  string
+		text  string
+		min   evidence.Strength
+		allow bool
+		// want is in the reasons of the first blocked claim, or the ids matched when allowed.
+		want string
+	}{
+		{"the exact text of a found claim", "Acme was founded in 1999.", "", true, w.claims["founded"]},
+		{"case, spacing and compatibility forms do not matter", "  ACME was   founded in １９９９.", "", true, w.claims["founded"]},
+		{"a memory file of found claims under a heading", "# What we know about Acme\n\n- Acme was founded in 1999.\n- Acme employs 40 people.\n", "", true, w.claims["staff"]},
+		{"other words, but the same URL (host case, fragment) and quote",
+			"Acme started out in 1999 ([about](" + strings.Replace(about, "acme.test", "ACME.test", 1) + "#top)): “Acme was founded in 1999 in Leeds”.", "", true, w.claims["founded"]},
+		{"the found text with a URL the ledger did not find it at",
+			"Acme was founded in 1999 (" + w.url("news.test", "/acme") + ").", "", false, "which this claim has not found at its source"},
+		{"the found text citing its own URL with another quote",
+			"Claim: Acme was founded in 1999.\nSource: " + about + "\nQuote: “Acme was founded in 1999 in York”", "", false, "with the quote"},
+		{"a quote that is not on its page", "Acme moved to York in 2010.", "", false, "it is not_found, not found_at_source"},
+		{"a split verdict is blocked while its seam is open", "The chair of Acme is Ann Lee.", "", false, "open seam s_"},
+		{"a login-walled citation waits for a person", "Acme is hiring engineers.", "", false, "open seam s_"},
+		{"a manual seam resolved as found allows", "Acme has a board of five.", "", true, w.claims["board"]},
+		{"a claim in the ledger with no source", "Acme has no auditor on file.", "", false, "it is reported"},
+		{"factual prose with no URL", "Acme was sold in 2021.", "", false, evidence.NoteNoSource},
+		{"a title-like line is a claim too", "Acme was sold in 2021", "", false, evidence.NoteNoSource},
+		{"a fact behind a Note: label is a claim too", "Note: Acme was sold in 2021.", "", false, evidence.NoteNoSource},
+		{"a bold line is a claim too", "**Acme was sold in 2021**", "", false, evidence.NoteNoSource},
+		{"a cited claim the ledger never saw", "Acme was sold in 2021 (" + w.url("news.test", "/sale") + "): “Acme was sold to Beta”.", "", false, "not in the ledger"},
+		{"one unverified claim blocks the whole text", "Acme was founded in 1999. Acme was sold in 2021.", "", false, evidence.NoteNoSource},
+		{"min strength high: high passes", "Acme was founded in 1999.", evidence.StrengthHigh, true, w.claims["founded"]},
+		{"min strength medium: low is blocked", "Acme employs 40 people.", evidence.StrengthMedium, false, "its strength is low, below the minimum medium"},
+		{"min strength low: low passes", "Acme employs 40 people.", evidence.StrengthLow, true, w.claims["staff"]},
+		{"an empty text states nothing", "", "", true, ""},
+		{"headings, questions and code state nothing", "# Notes\n\nIs Acme still in Leeds?\n\n```sh\ngo test ./...\n```\n", "", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			d, err := verify.Gate(context.Background(), l, tt.text, tt.min)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Allow != tt.allow || d.ResidualRisk == "" {
+				t.Fatalf("allow %v; want %v: %+v", d.Allow, tt.allow, d)
+			}
+			if tt.want == "" {
+				if len(d.Claims) != 0 || d.Note != verify.NoteNoClaims {
+					t.Fatalf("want no claims and the note: %+v", d)
+				}
+				return
+			}
+			var got string
+			for _, c := range d.Claims {
+				if tt.allow {
+					got += strings.Join(c.Matched, " ") + " "
+				} else if !c.Allow {
+					got = strings.Join(c.Reasons, "; ")
+					break
+				}
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Fatalf("got %q; want %q in it\n%+v", got, tt.want, d)
+			}
+		})
+	}
+}
+
+func TestGateFailsClosed(t *testing.T) {
+	w := newGateWorld(t)
+	w.store.Close()
+	d, err := verify.Gate(context.Background(), web.GateLedger(w.store), "Acme was founded in 1999.", "")
+	if err == nil || d.Allow || len(d.Claims) != 1 || !strings.Contains(d.Claims[0].Reasons[0], "could not be read") {
+		t.Fatalf("a closed ledger: %+v %v; want a block and an error", d, err)
+	}
+}

@@ -1,0 +1,104 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+
+	"evidenceledger/evidence"
+	"evidenceledger/ledger"
+	"evidenceledger/verify"
+)
+
+// GateStore is what the memory-write gate reads of the store.
+type GateStore interface {
+	FindClaims(ctx context.Context, text string) ([]ledger.ClaimView, error)
+	FindClaimsQuoting(ctx context.Context, quote string) ([]ledger.ClaimView, error)
+}
+
+// GateLedger presents the store to verify.Gate. `ledger gate` uses it too.
+func GateLedger(s GateStore) verify.GateLedger { return gateLedger{s} }
+
+type gateLedger struct{ s GateStore }
+
+func (g gateLedger) ClaimsWithText(ctx context.Context, text string) ([]verify.LedgerClaim, error) {
+	cs, err := g.s.FindClaims(ctx, text)
+	return ledgerClaims(cs), err
+}
+
+func (g gateLedger) ClaimsQuoting(ctx context.Context, quote string) ([]verify.LedgerClaim, error) {
+	cs, err := g.s.FindClaimsQuoting(ctx, quote)
+	return ledgerClaims(cs), err
+}
+
+func ledgerClaims(cs []ledger.ClaimView) []verify.LedgerClaim {
+	out := make([]verify.LedgerClaim, len(cs))
+	for i, c := range cs {
+		lc := verify.LedgerClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, OpenSeams: c.OpenSeams,
+			Citations: make([]verify.LedgerCitation, len(c.Citations))}
+		for j, ct := range c.Citations {
+			lc.Citations[j] = verify.LedgerCitation{ID: ct.ID, URL: ct.URL, Quote: ct.Quote, Status: ct.Status, OpenSeams: ct.OpenSeams}
+		}
+		out[i] = lc
+	}
+	return out
+}
+
+// gateRequest is the body of POST /api/gate.
+type gateRequest struct {
+	Text        *string `json:"text"`
+	MinStrength string  `json:"min_strength"`
+}
+
+// gateAnswer is the answer of POST /api/gate when the ledger could not be read: it blocks.
+type gateAnswer struct {
+	verify.GateDecision
+	Error string `json:"error,omitempty"`
+}
+
+// handleGate answers POST /api/gate {"text":"...","min_strength":"low|medium|high"} with
+// 200 {"allow","claims","residual_risk"} (docs/gate.md). It reads only, so auditors may call
+// it. 400 for a body that is not that object or an unknown strength, 413 over
+// evidence.MaxPasteBytes, 415 for a text that is not text. When the ledger cannot be read the
+// answer is 500 and still carries "allow": false, so a caller that reads only allow blocks.
+func (s *server) handleGate(w http.ResponseWriter, r *http.Request) {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, evidence.MaxPasteBytes+64<<10))
+	dec.DisallowUnknownFields()
+	var req gateRequest
+	err := dec.Decode(&req)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		Error(w, r, fmt.Errorf("the text is more than %d bytes: %w", evidence.MaxPasteBytes, errTooLarge))
+		return
+	case err != nil:
+		Error(w, r, fmt.Errorf(`the body is not {"text":"...","min_strength":"..."} (%v); see docs/gate.md: %w`, err, ledger.ErrInvalid))
+		return
+	case dec.Decode(&struct{}{}) != io.EOF:
+		Error(w, r, fmt.Errorf("unexpected data after the JSON object; send one object: %w", ledger.ErrInvalid))
+		return
+	case req.Text == nil:
+		Error(w, r, fmt.Errorf(`the body has no "text"; send the text to be written to memory: %w`, ledger.ErrInvalid))
+		return
+	}
+	if err := evidence.CheckString(*req.Text); err != nil {
+		Error(w, r, err)
+		return
+	}
+	min, err := verify.ParseMinStrength(req.MinStrength)
+	if err != nil {
+		Error(w, r, fmt.Errorf("%w: %w", err, ledger.ErrInvalid))
+		return
+	}
+	d, err := verify.Gate(r.Context(), GateLedger(s.cfg.Ledger), *req.Text, min)
+	if err != nil {
+		log.Printf("%s %s: %v", r.Method, r.URL.Path, err)
+		writeJSON(w, http.StatusInternalServerError, gateAnswer{GateDecision: d, Error: "the ledger could not be read, so nothing is allowed; the server log has the details"})
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
