@@ -23,8 +23,20 @@ import (
 // chromiumPath is Debian's Chromium, which .ci/run installs.
 const chromiumPath = "/usr/bin/chromium"
 
-// screenshotDir receives one PNG per step; README.md and docs/walkthrough.md show them.
-const screenshotDir = "../docs/screenshots"
+// screenshotDir is where the browser test saves one PNG per step: e2e-screenshots/ at the
+// repository's root (ignored by git), or the folder E2E_SCREENSHOTS names, relative to the
+// root. `E2E_SCREENSHOTS=docs/screenshots go test ./web -run E2E` refreshes the pictures that
+// README.md and docs/walkthrough.md show.
+func screenshotDir() string {
+	d := os.Getenv("E2E_SCREENSHOTS")
+	if d == "" {
+		d = "e2e-screenshots"
+	}
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join("..", d)
+}
 
 // e2eBrowser is a headless Chromium with a fresh profile, driven through chromedp.
 type e2eBrowser struct {
@@ -108,17 +120,18 @@ func eval[T any](b *e2eBrowser, expr string) T {
 	return v
 }
 
-// shot saves a full-page PNG under docs/screenshots.
+// shot saves a full-page PNG in screenshotDir.
 func (b *e2eBrowser) shot(name string) {
 	b.t.Helper()
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		b.t.Fatalf("screenshot %s: %v", name, err)
 	}
-	if err := os.MkdirAll(screenshotDir, 0o755); err != nil {
+	dir := screenshotDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(screenshotDir, name+".png"), png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		b.t.Fatal(err)
 	}
 }
