@@ -88,11 +88,6 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 	}
 	d := Draft{Type: typeCitationChecked, Payload: checked}
 	if checked.Document != nil {
-		if body == nil {
-			// An error page (a 404) is recorded with the empty body fetch read of it;
-			// SQLite would take a nil slice for NULL and not store it.
-			body = []byte{}
-		}
 		d.Blobs = [][]byte{body}
 	}
 	drafts := []Draft{d}
