@@ -22,7 +22,6 @@ func init() {
 	registerTable("checks", "seq")
 	registerTable("documents", "check_seq")
 	registerTable("verdicts", "check_seq, ordinal")
-	checkDetails = loadCheckDetails
 }
 
 // CitationsToCheck returns the citations of a batch to check, in the order of the research

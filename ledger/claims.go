@@ -82,11 +82,6 @@ type AdjudicationView struct {
 	ResidualRisk string           `json:"residual_risk"`
 }
 
-// checkDetails fills Document, Verdicts and Adjudication of citations from the tables of the
-// citation.checked projector, inside the read snapshot tx. The file that registers that
-// projector sets it in its init function; while it is nil, citations carry no check details.
-var checkDetails func(ctx context.Context, tx *sql.Tx, cits []*CitationView) error
-
 // ClaimFilter selects claims. Empty members select everything.
 type ClaimFilter struct {
 	Batch  string
@@ -288,16 +283,14 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 		}
 	}
 
-	if checkDetails != nil {
-		var cits []*CitationView
-		for i := range claims {
-			for j := range claims[i].Citations {
-				cits = append(cits, &claims[i].Citations[j])
-			}
+	var cits []*CitationView
+	for i := range claims {
+		for j := range claims[i].Citations {
+			cits = append(cits, &claims[i].Citations[j])
 		}
-		if err := checkDetails(ctx, tx, cits); err != nil {
-			return nil, fmt.Errorf("read checks: %w", err)
-		}
+	}
+	if err := loadCheckDetails(ctx, tx, cits); err != nil {
+		return nil, fmt.Errorf("read checks: %w", err)
 	}
 	return claims, nil
 }
