@@ -20,7 +20,7 @@ import (
 // ledger. 3 in 4 quotes are on the page, which is served with its Content-Length, as a
 // static page is. Each round imports a new batch with the timer stopped.
 func BenchmarkCheck1000Citations(b *testing.B) {
-	page := corpusPage(b, "ebb-org.html")
+	page := verify.ReadCorpusPage(b, "ebb-org.html")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
@@ -47,7 +47,7 @@ func BenchmarkCheck1000Citations(b *testing.B) {
 	for range b.N {
 		b.StopTimer()
 		batch := importClaims(b, store, claims...)
-		checker := verify.NewChecker(fetchConfig())
+		checker := verify.NewChecker(verify.LoopbackFetchConfig())
 		b.StartTimer()
 		outs, err := verify.RunBatch(ctx, store, checker, "system", batch.ID, false, verify.DefaultWorkers, nil)
 		if err != nil {
