@@ -129,6 +129,35 @@ func ownerOnly(path string) error {
 	return nil
 }
 
+// eachRow runs the query q in tx and calls scan for each row it returns, in order. It stops
+// at the first error, of the query, of scan or of the rows, returns it unwrapped, and closes
+// the rows.
+func eachRow(ctx context.Context, tx *sql.Tx, q string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// scanPair is an eachRow scan for rows of two text columns: it calls add with them.
+func scanPair(add func(a, b string)) func(*sql.Rows) error {
+	return func(rows *sql.Rows) error {
+		var a, b string
+		if err := rows.Scan(&a, &b); err != nil {
+			return err
+		}
+		add(a, b)
+		return nil
+	}
+}
+
 // lockName is the lock file that serializes Open across processes.
 const lockName = "open.lock"
 
