@@ -278,16 +278,8 @@ func TestClassificationRecomputesStrength(t *testing.T) {
 					t.Errorf("citation %s carries strength %q; want its claim's %q", ct.ID, ct.Strength, tt.want)
 				}
 			}
-			assertAuditHolds(t, s)
+			mustAuditOK(t, s)
 		})
-	}
-}
-
-func assertAuditHolds(t testing.TB, s *Store) {
-	t.Helper()
-	rep, err := s.Audit(context.Background())
-	if err != nil || !rep.OK {
-		t.Fatalf("audit: %+v %v", rep, err)
 	}
 }
 
@@ -441,7 +433,7 @@ func TestSeams(t *testing.T) {
 	if _, err := s.Seam(ctx, "s_0000000000000000"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown seam: %v", err)
 	}
-	assertAuditHolds(t, s)
+	mustAuditOK(t, s)
 }
 
 // TestSeamResolvedTwiceInTheChainIsRefused records a second seam.resolved directly, as a
