@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"mime"
 	"regexp"
-	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
@@ -19,7 +18,8 @@ const metaScan = 64 << 10
 
 var metaCharset = regexp.MustCompile(`(?i)<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_.:+-]+)`)
 
-// decode returns body as UTF-8 text. In order:
+// decode returns body as UTF-8 text; valid UTF-8 is body itself, not a copy, and must not be
+// changed. In order:
 //   - a byte-order mark decides, and is removed;
 //   - bytes that are valid UTF-8 and not plain ASCII are UTF-8, whatever is declared (a
 //     legacy encoding almost never produces valid UTF-8 by chance, while pages that declare
@@ -30,10 +30,10 @@ var metaCharset = regexp.MustCompile(`(?i)<meta[^>]+charset\s*=\s*["']?\s*([a-z0
 // It returns an error wrapping ErrCharset for an unknown declared charset, for undeclared
 // bytes that look like a multi-byte encoding (which cannot be told apart reliably), and for
 // bytes the chosen encoding cannot decode.
-func decode(body []byte, contentType string) (string, error) {
+func decode(body []byte, contentType string) ([]byte, error) {
 	switch {
 	case bytes.HasPrefix(body, []byte("\xef\xbb\xbf")):
-		return strings.ToValidUTF8(string(body[3:]), "\ufffd"), nil
+		return bytes.ToValidUTF8(body[3:], []byte("\ufffd")), nil
 	case bytes.HasPrefix(body, []byte("\xfe\xff")):
 		return decodeWith(unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be", body[2:])
 	case bytes.HasPrefix(body, []byte("\xff\xfe")):
@@ -41,7 +41,7 @@ func decode(body []byte, contentType string) (string, error) {
 	}
 	ascii := isASCII(body)
 	if !ascii && utf8.Valid(body) {
-		return string(body), nil
+		return body, nil
 	}
 	label := ""
 	if _, params, err := mime.ParseMediaType(contentType); err == nil {
@@ -55,16 +55,16 @@ func decode(body []byte, contentType string) (string, error) {
 	}
 	if label == "" {
 		if ascii {
-			return string(body), nil
+			return body, nil
 		}
 		if looksMultiByte(body) {
-			return "", fmt.Errorf("%w: no charset is declared and the bytes are neither UTF-8 nor a single-byte encoding; the page must declare its charset", ErrCharset)
+			return nil, fmt.Errorf("%w: no charset is declared and the bytes are neither UTF-8 nor a single-byte encoding; the page must declare its charset", ErrCharset)
 		}
 		label = "windows-1252"
 	}
 	enc, name := charset.Lookup(label)
 	if enc == nil {
-		return "", fmt.Errorf("%w: the declared charset %q is unknown", ErrCharset, label)
+		return nil, fmt.Errorf("%w: the declared charset %q is unknown", ErrCharset, label)
 	}
 	if name == "utf-8" {
 		return decodeUTF8(body)
@@ -74,26 +74,25 @@ func decode(body []byte, contentType string) (string, error) {
 
 // decodeUTF8 accepts UTF-8 with a few stray bytes (replaced by U+FFFD) but not text that is
 // mostly not UTF-8.
-func decodeUTF8(body []byte) (string, error) {
-	s := strings.ToValidUTF8(string(body), "\ufffd")
-	if bad := strings.Count(s, "\ufffd") - bytes.Count(body, []byte("\ufffd")); bad*100 > utf8.RuneCountInString(s) {
-		return "", fmt.Errorf("%w: the page declares UTF-8 but %d byte sequences are not UTF-8", ErrCharset, bad)
+func decodeUTF8(body []byte) ([]byte, error) {
+	s := bytes.ToValidUTF8(body, []byte("\ufffd"))
+	if bad := bytes.Count(s, []byte("\ufffd")) - bytes.Count(body, []byte("\ufffd")); bad*100 > utf8.RuneCount(s) {
+		return nil, fmt.Errorf("%w: the page declares UTF-8 but %d byte sequences are not UTF-8", ErrCharset, bad)
 	}
 	return s, nil
 }
 
 // decodeWith decodes with enc and refuses output where more than 1% of the characters could
 // not be decoded.
-func decodeWith(enc encoding.Encoding, name string, body []byte) (string, error) {
+func decodeWith(enc encoding.Encoding, name string, body []byte) ([]byte, error) {
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
-		return "", fmt.Errorf("%w: the bytes are not valid %s: %w", ErrCharset, name, err)
+		return nil, fmt.Errorf("%w: the bytes are not valid %s: %w", ErrCharset, name, err)
 	}
-	s := string(out)
-	if bad := strings.Count(s, "\ufffd"); bad*100 > utf8.RuneCountInString(s) {
-		return "", fmt.Errorf("%w: %d characters cannot be decoded as %s, the declared charset", ErrCharset, bad, name)
+	if bad := bytes.Count(out, []byte("\ufffd")); bad*100 > utf8.RuneCount(out) {
+		return nil, fmt.Errorf("%w: %d characters cannot be decoded as %s, the declared charset", ErrCharset, bad, name)
 	}
-	return s, nil
+	return out, nil
 }
 
 func isASCII(b []byte) bool {

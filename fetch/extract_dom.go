@@ -1,8 +1,8 @@
 package fetch
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -18,9 +18,9 @@ func ExtractDOM(body []byte, contentType string) (Text, error) {
 		return Text{}, err
 	}
 	if isPlainText(contentType) {
-		return finishText(Text{}, s)
+		return plainText(s)
 	}
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(s))
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(s))
 	if err != nil {
 		return Text{}, fmt.Errorf("fetch: parse HTML: %w", err)
 	}
@@ -47,33 +47,30 @@ func ExtractDOM(body []byte, contentType string) (Text, error) {
 	if t.Description == "" {
 		t.Description = og
 	}
-	var b strings.Builder
+	b := newSpaceFolder(len(s) / htmlTextShare)
 	if root := doc.Find("body"); root.Length() > 0 {
-		walkVisible(root.Nodes[0], &b)
+		walkVisible(root.Nodes[0], b)
 	}
-	return finishText(t, b.String())
+	return finishText(t, b)
 }
 
 // walkVisible writes the visible text under root, without recursion so that deep documents
 // cannot exhaust the stack.
-func walkVisible(root *html.Node, b *strings.Builder) {
+func walkVisible(root *html.Node, b *spaceFolder) {
 	n := root.FirstChild
 	for n != nil {
 		descend := false
 		switch n.Type {
 		case html.TextNode:
-			b.WriteString(n.Data)
+			foldInto(b, n.Data)
 		case html.ElementNode:
 			if droppedElements[n.Data] || invisible(n.Attr) {
 				break
 			}
 			if blockElements[n.Data] {
-				b.WriteByte(' ')
+				b.brk()
 			}
 			descend = n.FirstChild != nil
-			if !descend && blockElements[n.Data] {
-				b.WriteByte(' ')
-			}
 		}
 		if descend {
 			n = n.FirstChild
@@ -86,7 +83,7 @@ func walkVisible(root *html.Node, b *strings.Builder) {
 				return
 			}
 			if n.Type == html.ElementNode && blockElements[n.Data] {
-				b.WriteByte(' ')
+				b.brk()
 			}
 		}
 		if n == root {

@@ -1,7 +1,7 @@
 package fetch
 
 import (
-	"strings"
+	"bytes"
 
 	"golang.org/x/net/html"
 )
@@ -24,13 +24,13 @@ func ExtractTokens(body []byte, contentType string) (Text, error) {
 		return Text{}, err
 	}
 	if isPlainText(contentType) {
-		return finishText(Text{}, s)
+		return plainText(s)
 	}
 	var (
 		t                 Text
 		og                string
-		b                 strings.Builder
-		z                 = html.NewTokenizer(strings.NewReader(s))
+		b                 = newSpaceFolder(len(s) / htmlTextShare)
+		z                 = html.NewTokenizer(bytes.NewReader(s))
 		inHead            = true
 		inTitle, hadTitle bool
 		skip              string // the element being skipped, with everything inside
@@ -43,17 +43,17 @@ func ExtractTokens(body []byte, contentType string) (Text, error) {
 			if t.Description == "" {
 				t.Description = og
 			}
-			return finishText(t, b.String())
+			return finishText(t, b)
 		case html.TextToken:
-			text := string(z.Text())
+			text := z.Text()
 			switch {
 			case inTitle:
-				t.Title += text
+				t.Title += string(text)
 			case depth > 0:
-			case inHead && foldSpace(text) == "":
+			case inHead && isBlank(text):
 			default:
 				inHead = false
-				b.WriteString(text)
+				foldInto(b, text)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, attrs := tag(z)
@@ -86,7 +86,7 @@ func ExtractTokens(body []byte, contentType string) (Text, error) {
 				continue
 			}
 			if blockElements[name] {
-				b.WriteByte(' ')
+				b.brk()
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -101,20 +101,32 @@ func ExtractTokens(body []byte, contentType string) (Text, error) {
 			case n == "head":
 				inHead = false
 			case blockElements[n]:
-				b.WriteByte(' ')
+				b.brk()
 			}
 		}
 	}
 }
 
-// tag returns the current tag's name and attributes.
+// tag returns the current tag's name and the attributes the extractor reads: those
+// [invisible] looks at, and on a <meta> those [description] looks at. Others are skipped
+// without being copied.
 func tag(z *html.Tokenizer) (string, []html.Attribute) {
-	name, more := z.TagName()
+	raw, more := z.TagName()
+	name := string(raw)
 	var attrs []html.Attribute
 	for more {
 		var k, v []byte
 		k, v, more = z.TagAttr()
+		switch string(k) {
+		case "hidden", "style", "class":
+		case "name", "property", "content":
+			if name != "meta" {
+				continue
+			}
+		default:
+			continue
+		}
 		attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
 	}
-	return string(name), attrs
+	return name, attrs
 }

@@ -161,7 +161,7 @@ func (f *Fetcher) finish(res *Result, u *url.URL, resp *http.Response, ip string
 			return err
 		}
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.cfg.MaxBytes+1))
+	body, err := readBody(resp.Body, f.cfg.MaxBytes, resp.ContentLength)
 	if err != nil {
 		return f.bodyError(here, err)
 	}
@@ -177,6 +177,35 @@ func (f *Fetcher) finish(res *Result, u *url.URL, resp *http.Response, ip string
 	sum := sha256.Sum256(body)
 	res.Body, res.SHA256 = body, hex.EncodeToString(sum[:])
 	return nil
+}
+
+// readBody reads r to its end, or to one byte past limit so that a longer body can be told
+// from one of exactly limit bytes. hint is the length the response announced
+// (Content-Length, -1 when unknown). With a hint the body is read into one buffer of that
+// size, bounded by limit; a body longer than announced is still read in full, so the hint
+// is never trusted beyond sizing. Without one, io.ReadAll grows its buffer as it reads. The
+// error is the reader's (an announced body that ends early is io.ErrUnexpectedEOF).
+func readBody(r io.Reader, limit, hint int64) ([]byte, error) {
+	r = io.LimitReader(r, limit+1)
+	if hint < 0 {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, 0, min(hint, limit)+1) // +1: room for the read that reports the end
+	for len(buf) < cap(buf) {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	if int64(len(buf)) > limit {
+		return buf, nil
+	}
+	rest, err := io.ReadAll(r)
+	return append(buf, rest...), err
 }
 
 // checkHop refuses a URL before any request is made for it: scheme, credentials, login wall,

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -297,4 +298,77 @@ func TestFetchOutcomes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// failAfter yields its data, then fails with err.
+type failAfter struct {
+	data []byte
+	err  error
+}
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+func TestReadBody(t *testing.T) {
+	page := bytes.Repeat([]byte("<p>words on the page</p>\n"), 4000) // 100,000 bytes
+	const limit = 64 << 10
+	tests := []struct {
+		desc   string
+		body   []byte
+		limit  int64
+		hint   int64
+		want   int // bytes returned
+		maxCap int // the buffer never grew past this
+	}{
+		{"no Content-Length (chunked)", page[:30000], 1 << 20, -1, 30000, 2 * 30000},
+		{"no Content-Length, a long body", page, 1 << 20, -1, len(page), 2 * len(page)},
+		{"exact Content-Length: one buffer", page, 1 << 20, int64(len(page)), len(page), len(page) + 1},
+		{"Content-Length announces less than arrives", page, 1 << 20, 10, len(page), 2 * len(page)},
+		{"Content-Length of 0 with no body", nil, 1 << 20, 0, 0, 1},
+		{"Content-Length far past the limit is bounded by it", page[:100], limit, 1 << 40, 100, limit + 1},
+		{"a body past the limit is read to one byte beyond it", page, limit, -1, limit + 1, 2 * (limit + 1)},
+		{"a body past the limit with an honest Content-Length", page, limit, int64(len(page)), limit + 1, limit + 1},
+		{"a body of exactly the limit", page[:limit], limit, limit, limit, limit + 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := readBody(bytes.NewReader(tt.body), tt.limit, tt.hint)
+			if err != nil {
+				t.Fatalf("readBody: %v", err)
+			}
+			if len(got) != tt.want || !bytes.Equal(got, tt.body[:tt.want]) {
+				t.Fatalf("read %d bytes, want the first %d of the body", len(got), tt.want)
+			}
+			if cap(got) > tt.maxCap {
+				t.Errorf("buffer of %d bytes, want at most %d", cap(got), tt.maxCap)
+			}
+		})
+	}
+
+	for _, hint := range []int64{-1, 5000} {
+		t.Run(fmt.Sprintf("a connection cut before the end (hint %d) is an error", hint), func(t *testing.T) {
+			got, err := readBody(&failAfter{data: page[:1000], err: io.ErrUnexpectedEOF}, 1<<20, hint)
+			if !errors.Is(err, io.ErrUnexpectedEOF) || len(got) != 1000 {
+				t.Fatalf("read %d bytes, %v; want 1000 and io.ErrUnexpectedEOF", len(got), err)
+			}
+		})
+	}
+	t.Run("an announced body is read into one buffer", func(t *testing.T) {
+		r := bytes.NewReader(page)
+		allocs := testing.AllocsPerRun(20, func() {
+			r.Reset(page)
+			if b, err := readBody(r, 1<<20, int64(len(page))); err != nil || len(b) != len(page) {
+				t.Fatalf("read %d bytes, %v", len(b), err)
+			}
+		})
+		if allocs > 2 { // the buffer, and the limit reader around r
+			t.Errorf("%.0f allocations per body, want at most 2", allocs)
+		}
+	})
 }

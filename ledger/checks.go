@@ -22,7 +22,6 @@ func init() {
 	registerTable("checks", "seq")
 	registerTable("documents", "check_seq")
 	registerTable("verdicts", "check_seq, ordinal")
-	checkDetails = loadCheckDetails
 }
 
 // CitationsToCheck returns the citations of a batch to check, in the order of the research
@@ -88,11 +87,6 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 	}
 	d := Draft{Type: typeCitationChecked, Payload: checked}
 	if checked.Document != nil {
-		if body == nil {
-			// An error page (a 404) is recorded with the empty body fetch read of it;
-			// SQLite would take a nil slice for NULL and not store it.
-			body = []byte{}
-		}
 		d.Blobs = [][]byte{body}
 	}
 	drafts := []Draft{d}
@@ -275,39 +269,20 @@ func loadCheckDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) err
 				return nil
 			}},
 	}
-	rows, err := tx.QueryContext(ctx, latest, string(idList))
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
+	err := eachRow(ctx, tx, latest, []any{string(idList)}, func(rows *sql.Rows) error {
 		var id string
 		var seq int64
 		if err := rows.Scan(&id, &seq); err != nil {
-			rows.Close()
 			return err
 		}
 		bySeq[seq] = byID[id]
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil || len(bySeq) == 0 {
 		return err
 	}
-	if len(bySeq) == 0 {
-		return nil
-	}
 	for _, q := range queries {
-		rows, err := tx.QueryContext(ctx, q.q, string(idList))
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			if err := q.scan(rows); err != nil {
-				rows.Close()
-				return err
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := eachRow(ctx, tx, q.q, []any{string(idList)}, q.scan); err != nil {
 			return err
 		}
 	}

@@ -46,6 +46,22 @@ func splitCheck(claim, citation string) (evidence.Checked, *evidence.SeamOpened)
 	}, seam
 }
 
+// recordFoundAndSplit records two checks of c: its first citation found at its source, its
+// second split between the verifiers, with the disagreement seam it opens (returned).
+func recordFoundAndSplit(t testing.TB, s *Store, c ClaimView) *evidence.SeamOpened {
+	t.Helper()
+	ctx := context.Background()
+	ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
+	if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+		t.Fatal(err)
+	}
+	split, seam := splitCheck(c.ID, c.Citations[1].ID)
+	if err := s.RecordCheck(ctx, "system", split, nil, seam); err != nil {
+		t.Fatal(err)
+	}
+	return seam
+}
+
 // eventTypes lists the types of the events after seq, in order.
 func eventTypesAfter(t testing.TB, s *Store, after int64) []string {
 	t.Helper()
@@ -141,7 +157,7 @@ func TestRecordCheckCommitsOneEventAndProjects(t *testing.T) {
 	if checks != 2 || docs != 2 {
 		t.Errorf("%d checks and %d documents of the rechecked citation, want 2 and 2 (the same body described twice)", checks, docs)
 	}
-	assertAuditHolds(t, s)
+	mustAuditOK(t, s)
 }
 
 func TestRecordCheckRefusalsRecordNothing(t *testing.T) {
@@ -227,15 +243,7 @@ func TestCitationsToCheck(t *testing.T) {
 	if got[0].ClaimID != b.Claims[0].ID || got[0].ClaimText != "One." || got[0].Quote != "quote of enough length" || got[0].CitationID != b.Claims[0].Citations[0].ID {
 		t.Errorf("target %+v", got[0])
 	}
-	c := b.Claims[0]
-	ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
-	if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
-		t.Fatal(err)
-	}
-	split, seam := splitCheck(c.ID, c.Citations[1].ID)
-	if err := s.RecordCheck(ctx, "system", split, nil, seam); err != nil {
-		t.Fatal(err)
-	}
+	recordFoundAndSplit(t, s, b.Claims[0])
 	tests := []struct {
 		desc    string
 		recheck bool
@@ -278,41 +286,12 @@ func TestAuditReplaysChecks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := b.Claims[0]
-			ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
-			if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
-				t.Fatal(err)
-			}
-			split, seam := splitCheck(c.ID, c.Citations[1].ID)
-			if err := s.RecordCheck(ctx, "system", split, nil, seam); err != nil {
-				t.Fatal(err)
-			}
+			seam := recordFoundAndSplit(t, s, b.Claims[0])
 			if _, err := s.ResolveSeam(ctx, "user:vera", seam.Seam, "found_at_source", "I read the page: the sentence is there."); err != nil {
 				t.Fatal(err)
 			}
-			assertAuditHolds(t, s)
-			db := rawDB(t, dir)
-			res, err := db.Exec(tt.sql)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				t.Fatalf("%s changed no row", tt.sql)
-			}
-			rep, err := s.Audit(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.OK {
-				t.Fatal("the audit holds after tampering")
-			}
-			named := false
-			for _, p := range rep.Problems {
-				named = named || p.Table == tt.table
-			}
-			if !named {
-				t.Errorf("problems %+v do not name table %s", rep.Problems, tt.table)
-			}
+			mustAuditOK(t, s)
+			mustTamperBeCaught(t, s, dir, tt.sql, tt.table)
 		})
 	}
 }

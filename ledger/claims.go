@@ -82,11 +82,6 @@ type AdjudicationView struct {
 	ResidualRisk string           `json:"residual_risk"`
 }
 
-// checkDetails fills Document, Verdicts and Adjudication of citations from the tables of the
-// citation.checked projector, inside the read snapshot tx. The file that registers that
-// projector sets it in its init function; while it is nil, citations carry no check details.
-var checkDetails func(ctx context.Context, tx *sql.Tx, cits []*CitationView) error
-
 // ClaimFilter selects claims. Empty members select everything.
 type ClaimFilter struct {
 	Batch  string
@@ -198,59 +193,47 @@ func (s *Store) FindCitations(ctx context.Context, url, quote string) ([]Citatio
 // citations and open seams, in a few queries.
 func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]ClaimView, error) {
 	from := " FROM claims c JOIN batches b ON b.id = c.batch WHERE " + where
-	rows, err := tx.QueryContext(ctx, "SELECT c.id, c.batch, c.text, c.notes, c.status, c.strength"+from+" ORDER BY b.seq, c.position", args...)
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
 	var claims []ClaimView
 	byID := map[string]int{}
-	for rows.Next() {
+	err := eachRow(ctx, tx, "SELECT c.id, c.batch, c.text, c.notes, c.status, c.strength"+from+" ORDER BY b.seq, c.position", args, func(rows *sql.Rows) error {
 		var c ClaimView
 		var notes string
 		if err := rows.Scan(&c.ID, &c.Batch, &c.Text, &notes, &c.Status, &c.Strength); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read claims: %w", err)
+			return err
 		}
 		if err := json.Unmarshal([]byte(notes), &c.Notes); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read claim %s: notes: %w", c.ID, err)
+			return fmt.Errorf("claim %s: notes: %w", c.ID, err)
 		}
 		c.OpenSeams, c.Citations = []string{}, []CitationView{}
 		byID[c.ID] = len(claims)
 		claims = append(claims, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)
 	}
 	if len(claims) == 0 {
 		return []ClaimView{}, nil
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT ct.id, ct.claim, ct.url, ct.quote, coalesce(ct.source, ''), ct.notes, ct.status, ct.note, ct.excerpt
-		FROM citations ct JOIN claims c ON c.id = ct.claim JOIN batches b ON b.id = c.batch WHERE `+where+` ORDER BY b.seq, c.position, ct.position`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read citations: %w", err)
-	}
 	citAt := map[string][2]int{}
-	for rows.Next() {
+	err = eachRow(ctx, tx, `SELECT ct.id, ct.claim, ct.url, ct.quote, coalesce(ct.source, ''), ct.notes, ct.status, ct.note, ct.excerpt
+		FROM citations ct JOIN claims c ON c.id = ct.claim JOIN batches b ON b.id = c.batch WHERE `+where+` ORDER BY b.seq, c.position, ct.position`, args, func(rows *sql.Rows) error {
 		ct := CitationView{OpenSeams: []string{}, Verdicts: []VerdictView{}}
 		var notes string
 		if err := rows.Scan(&ct.ID, &ct.Claim, &ct.URL, &ct.Quote, &ct.Source, &notes, &ct.Status, &ct.Note, &ct.Excerpt); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read citations: %w", err)
+			return err
 		}
 		if err := json.Unmarshal([]byte(notes), &ct.Notes); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read citation %s: notes: %w", ct.ID, err)
+			return fmt.Errorf("citation %s: notes: %w", ct.ID, err)
 		}
 		i := byID[ct.Claim]
 		ct.Strength = claims[i].Strength
 		citAt[ct.ID] = [2]int{i, len(claims[i].Citations)}
 		claims[i].Citations = append(claims[i].Citations, ct)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read citations: %w", err)
 	}
 
@@ -270,34 +253,19 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 			}},
 	}
 	for _, sq := range seamQueries {
-		rows, err := tx.QueryContext(ctx, sq.q, args...)
-		if err != nil {
-			return nil, fmt.Errorf("read open seams: %w", err)
-		}
-		for rows.Next() {
-			var owner, seam string
-			if err := rows.Scan(&owner, &seam); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("read open seams: %w", err)
-			}
-			sq.add(owner, seam)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := eachRow(ctx, tx, sq.q, args, scanPair(sq.add)); err != nil {
 			return nil, fmt.Errorf("read open seams: %w", err)
 		}
 	}
 
-	if checkDetails != nil {
-		var cits []*CitationView
-		for i := range claims {
-			for j := range claims[i].Citations {
-				cits = append(cits, &claims[i].Citations[j])
-			}
+	var cits []*CitationView
+	for i := range claims {
+		for j := range claims[i].Citations {
+			cits = append(cits, &claims[i].Citations[j])
 		}
-		if err := checkDetails(ctx, tx, cits); err != nil {
-			return nil, fmt.Errorf("read checks: %w", err)
-		}
+	}
+	if err := loadCheckDetails(ctx, tx, cits); err != nil {
+		return nil, fmt.Errorf("read checks: %w", err)
 	}
 	return claims, nil
 }

@@ -35,9 +35,10 @@ const (
 	sqliteNotADB  = 26
 )
 
-// Open opens the ledger in dir, creating the directory, the database (ledger.db) and the
-// signing key (signing.key, mode 0600) on first use; a new ledger's first event is the
-// key.created event that names its key.
+// Open opens the ledger in dir, creating the directory (mode 0700), the database
+// (ledger.db, mode 0600, as are its -wal and -shm files) and the signing key (signing.key,
+// mode 0600) on first use; a new ledger's first event is the key.created event that names
+// its key. An existing database whose files others may read is set to mode 0600.
 //
 // Open refuses, with an error that says what to do: a file that is not a SQLite database or
 // is damaged, a SQLite database of another program, a ledger written by a newer version of
@@ -60,6 +61,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	defer unlock()
 	path := filepath.Join(dir, dbFileName)
 	if err := inspectFile(ctx, path); err != nil {
+		return nil, err
+	}
+	if err := ownerOnly(path); err != nil {
 		return nil, err
 	}
 	now := opts.Now
@@ -88,6 +92,70 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// dbFileMode is the mode of the database and its -wal and -shm files: they hold token and
+// password hashes, so only the owner may read them.
+const dbFileMode = 0o600
+
+// ownerOnly makes the database file, before SQLite opens it, and its -wal and -shm files
+// readable and writable by their owner only. A missing database is created empty with that
+// mode (SQLite takes an empty file for a new database, and gives the -wal and -shm files it
+// creates the database file's mode); an existing file with any other mode is set to it. The
+// mode is set with chmod, so the umask cannot widen or narrow it. The error says which file
+// could not be changed.
+func ownerOnly(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, dbFileMode)
+	if err == nil {
+		err = f.Close()
+	} else if errors.Is(err, fs.ErrExist) {
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("open ledger: create the database file %s: %w", path, err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err == nil && st.Mode().Perm() != dbFileMode {
+			err = os.Chmod(p, dbFileMode)
+		}
+		if err != nil {
+			return fmt.Errorf("open ledger: make %s readable by its owner only (mode 0600); run the ledger as the owner of its data directory: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// eachRow runs the query q in tx and calls scan for each row it returns, in order. It stops
+// at the first error, of the query, of scan or of the rows, returns it unwrapped, and closes
+// the rows.
+func eachRow(ctx context.Context, tx *sql.Tx, q string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// scanPair is an eachRow scan for rows of two text columns: it calls add with them.
+func scanPair(add func(a, b string)) func(*sql.Rows) error {
+	return func(rows *sql.Rows) error {
+		var a, b string
+		if err := rows.Scan(&a, &b); err != nil {
+			return err
+		}
+		add(a, b)
+		return nil
+	}
 }
 
 // lockName is the lock file that serializes Open across processes.

@@ -85,3 +85,33 @@ func writeJSON(t testing.TB, w io.Writer, v any) {
 		t.Fatal(err)
 	}
 }
+
+// mustTamperBeCaught runs statements ("; "-separated, each must change a row) on the
+// ledger's database behind the program's back, and fails the test unless the audit then
+// fails with a problem that names table.
+func mustTamperBeCaught(t *testing.T, s *Store, dir, statements, table string) {
+	t.Helper()
+	db := rawDB(t, dir)
+	for _, q := range strings.Split(statements, "; ") {
+		res, err := db.Exec(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			t.Fatalf("%s changed nothing", q)
+		}
+	}
+	rep, err := s.Audit(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK {
+		t.Fatal("the audit holds after tampering")
+	}
+	for _, p := range rep.Problems {
+		if p.Table == table {
+			return
+		}
+	}
+	t.Errorf("no problem names table %s: %+v", table, rep.Problems)
+}

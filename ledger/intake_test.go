@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -279,16 +278,8 @@ func TestClassificationRecomputesStrength(t *testing.T) {
 					t.Errorf("citation %s carries strength %q; want its claim's %q", ct.ID, ct.Strength, tt.want)
 				}
 			}
-			assertAuditHolds(t, s)
+			mustAuditOK(t, s)
 		})
-	}
-}
-
-func assertAuditHolds(t testing.TB, s *Store) {
-	t.Helper()
-	rep, err := s.Audit(context.Background())
-	if err != nil || !rep.OK {
-		t.Fatalf("audit: %+v %v", rep, err)
 	}
 }
 
@@ -442,7 +433,7 @@ func TestSeams(t *testing.T) {
 	if _, err := s.Seam(ctx, "s_0000000000000000"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown seam: %v", err)
 	}
-	assertAuditHolds(t, s)
+	mustAuditOK(t, s)
 }
 
 // TestSeamResolvedTwiceInTheChainIsRefused records a second seam.resolved directly, as a
@@ -566,36 +557,77 @@ func TestClaimsFilter(t *testing.T) {
 	}
 }
 
-// TestCheckDetailsHook shows the contract the citation.checked read side fills: it is called
-// inside the read snapshot with every citation the read returns.
-func TestCheckDetailsHook(t *testing.T) {
-	s, _ := openTest(t)
+// TestClaimsCarryTheirChecks reads checks recorded through RecordCheck back through a list
+// read of several claims: each citation carries its own latest check, unchecked ones none,
+// and a read that cannot load the checks fails instead of showing citations without them.
+func TestClaimsCarryTheirChecks(t *testing.T) {
+	s, dir := openTest(t)
 	ctx := context.Background()
-	b, _ := s.ImportResearch(ctx, "system", []byte("p"), research(claim("One fact.", "https://a.example/", "quote of enough length", "https://b.example/", "quote of enough length")))
-	old := checkDetails
-	t.Cleanup(func() { checkDetails = old })
-	checkDetails = func(ctx context.Context, tx *sql.Tx, cits []*CitationView) error {
-		for _, c := range cits {
-			var url string
-			if err := tx.QueryRowContext(ctx, "SELECT url FROM citations WHERE id = ?", c.ID).Scan(&url); err != nil {
-				return err
-			}
-			c.Document = &DocumentView{URL: url}
-			c.Adjudication = &AdjudicationView{ResidualRisk: "the words are on the page; nothing more"}
-		}
-		return nil
-	}
-	c, err := s.Claim(ctx, b.Claims[0].ID)
+	b, err := s.ImportResearch(ctx, "system", []byte("p"), research(
+		claim("One fact.", "https://a.example/", "quote of enough length", "https://b.example/", "quote of enough length"),
+		claim("Another fact.", "https://c.example/", "quote of enough length")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ct := range c.Citations {
-		if ct.Document == nil || ct.Document.URL != ct.URL || ct.Adjudication == nil {
-			t.Fatalf("citation %+v was not filled", ct)
-		}
+	claimB, citB := findCitation(t, b.Claims, "https://b.example/")
+	claimC, citC := findCitation(t, b.Claims, "https://c.example/")
+	found, body := foundCheck(claimB, citB, "https://b.example/")
+	if err := s.RecordCheck(ctx, "system", found, body, nil); err != nil {
+		t.Fatal(err)
 	}
-	checkDetails = func(context.Context, *sql.Tx, []*CitationView) error { return errors.New("table missing") }
-	if _, err := s.Claim(ctx, b.Claims[0].ID); err == nil || !strings.Contains(err.Error(), "table missing") {
-		t.Fatalf("a failing hook must fail the read: %v", err)
+	split, seam := splitCheck(claimC, citC)
+	if err := s.RecordCheck(ctx, "system", split, nil, seam); err != nil {
+		t.Fatal(err)
+	}
+	claims, err := s.Claims(ctx, ClaimFilter{Batch: b.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc     string
+		url      string
+		document bool
+		verdicts []string
+		decision evidence.Verdict
+	}{
+		{"an unchecked citation beside a checked one", "https://a.example/", false, nil, ""},
+		{"a found citation of the first claim", "https://b.example/", true, []string{"dom", "tokens"}, evidence.VerdictSupported},
+		{"a split citation of the second claim", "https://c.example/", false, []string{"dom", "tokens", "third"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			var got *CitationView
+			for i := range claims {
+				for j := range claims[i].Citations {
+					if claims[i].Citations[j].URL == tt.url {
+						got = &claims[i].Citations[j]
+					}
+				}
+			}
+			if got == nil {
+				t.Fatalf("no citation with URL %s in the list", tt.url)
+			}
+			if (got.Document != nil) != tt.document {
+				t.Errorf("document %+v, want one: %t", got.Document, tt.document)
+			}
+			var verifiers []string
+			for _, v := range got.Verdicts {
+				verifiers = append(verifiers, v.Verifier)
+			}
+			if strings.Join(verifiers, ",") != strings.Join(tt.verdicts, ",") {
+				t.Errorf("verdicts of %v, want %v", verifiers, tt.verdicts)
+			}
+			switch {
+			case tt.verdicts == nil && got.Adjudication != nil:
+				t.Errorf("an unchecked citation carries an adjudication: %+v", got.Adjudication)
+			case tt.verdicts != nil && (got.Adjudication == nil || got.Adjudication.Decision != tt.decision || got.Adjudication.ResidualRisk == ""):
+				t.Errorf("adjudication %+v, want decision %q with a residual risk", got.Adjudication, tt.decision)
+			}
+		})
+	}
+
+	mustExec(t, rawDB(t, dir), "DROP TABLE verdicts")
+	if _, err := s.Claim(ctx, claimB); err == nil || !strings.Contains(err.Error(), "read checks") {
+		t.Fatalf("a read whose checks cannot be loaded: %v; want an error about reading checks", err)
 	}
 }

@@ -1,18 +1,45 @@
 // Package ledger is the evidence ledger's store: an append-only chain of signed events in
-// SQLite, and the projection tables built from it.
+// SQLite, and the projection tables built from it. It is the only package that writes SQL.
 //
-// Every state change is an [Event]. [Store.Record] appends events in one transaction: it reads
-// the chain head, builds each event, canonicalizes it (RFC 8785), hashes it (SHA-256), signs
-// the digest (Ed25519), inserts it and applies it to the projection tables through the
-// projector registered for its type. Tables other than the events, the blobs and the
-// credentials are projections: [Store.Audit] rebuilds them from the events alone and compares.
+// # Opening
 //
-// The chain format is documented for auditors in docs/chain.md; [AuditExport] checks an
-// export without a database.
+// [Open] opens (or creates) a data directory: ledger.db (SQLite in WAL mode) and
+// signing.key, the Ed25519 key. The directory is mode 0700; the key, the database and its
+// -wal and -shm files are mode 0600, since the database holds token and password hashes. A
+// new ledger's first event is key.created; [Store.RotateKey] introduces a new key through a
+// key.rotated event signed by the old one, and [Store.Keys] lists them.
 //
-// A data directory holds ledger.db and signing.key (mode 0600). The key is created with the
-// database and enters the chain as the first event (key.created); [Store.RotateKey] introduces
-// a new one through a key.rotated event signed by the old one.
+// # Recording
+//
+// Every state change is an [Event]. [Store.Record] appends [Draft]s in one transaction: it
+// reads the chain head, builds each event, canonicalizes it (RFC 8785), hashes it (SHA-256),
+// signs the digest (Ed25519), stores its blobs (page bodies, pastes) content-addressed, and
+// applies it to the projection tables through the projector registered for its type. The
+// domain operations are built on it, each one event (or two) in one transaction:
+// [Store.ImportResearch] (batch.imported), [Store.RecordCheck] (citation.checked, and the
+// seam a split opens), [Store.OpenSeam] and [Store.ResolveSeam], [Store.ClassifySource], and
+// [Store.AddUser].
+//
+// # Reading
+//
+// [Store.Claims], [Store.Claim], [Store.FindClaims], [Store.FindCitations] and
+// [Store.FindClaimsQuoting] return claims with their citations, strength, open seams and
+// latest check (document, verdicts, adjudication); [Store.Batches], [Store.Batch],
+// [Store.BatchCitations] and [Store.CitationsToCheck] serve the checker; [Store.Seams],
+// [Store.Sources], [Store.Blob] and [Store.Events] the rest. [Store.Authenticate] maps an API
+// token to its [User].
+//
+// # Auditing
+//
+// Tables other than the events, the blobs and the credentials are projections. [Store.Audit]
+// recomputes every hash, link and signature, re-hashes every blob, replays every event into
+// an empty database and compares each projection table with the stored one; its [Report]
+// names the first bad seq and what is wrong. [Store.Export] writes the events as JSON lines;
+// [AuditExport] checks such an export against a keys document ([ParseKeys]) without a
+// database. The chain format is documented for auditors in docs/chain.md.
+//
+// Errors wrap [ErrInvalid], [ErrNotFound], [ErrConflict] or [ErrUnauthenticated] when the
+// cause is the caller's input or state; test them with errors.Is.
 package ledger
 
 import (

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -314,4 +315,73 @@ func TestRotationInterruptedAfterCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustAuditOK(t, s)
+}
+
+// TestDatabaseFilesAreOwnerOnly checks that the database and its -wal and -shm files, which
+// hold token and password hashes, are readable by their owner only, whatever the umask, and
+// that a ledger whose files others may read is narrowed when it is opened.
+func TestDatabaseFilesAreOwnerOnly(t *testing.T) {
+	dbPath := func(dir string) string { return filepath.Join(dir, dbFileName) }
+	tests := []struct {
+		desc  string
+		umask int
+		setup func(t *testing.T, dir string)
+	}{
+		{"a new ledger, umask 022", 0o022, nil},
+		{"a new ledger, umask 000", 0o000, nil},
+		{"a new ledger, umask 077", 0o077, nil},
+		{"an existing ledger whose database others may read", 0o022, func(t *testing.T, dir string) {
+			openClosed(t, dir)
+			if err := os.Chmod(dbPath(dir), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"an existing ledger in use, with a -wal and -shm others may read", 0o000, func(t *testing.T, dir string) {
+			openClosed(t, dir)
+			if err := os.Chmod(dbPath(dir), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			// Another connection keeps the -wal and -shm, made with the database's mode.
+			mustExec(t, rawDB(t, dir), "SELECT count(*) FROM events")
+			for _, suffix := range []string{"-wal", "-shm"} {
+				if st, err := os.Stat(dbPath(dir) + suffix); err != nil || st.Mode().Perm() != 0o666 {
+					t.Fatalf("setup: %s: %v, %v; want mode 0666", suffix, st, err)
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			old := syscall.Umask(tt.umask)
+			t.Cleanup(func() { syscall.Umask(old) })
+			dir := filepath.Join(t.TempDir(), "data")
+			if tt.setup != nil {
+				tt.setup(t, dir)
+			}
+			s, err := Open(context.Background(), dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.Record(context.Background(), "system", noteDrafts(1)...); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]os.FileMode{
+				dir:                             0o700,
+				dbPath(dir):                     0o600,
+				dbPath(dir) + "-wal":            0o600,
+				dbPath(dir) + "-shm":            0o600,
+				filepath.Join(dir, keyFileName): 0o600,
+			}
+			for p, mode := range want {
+				st, err := os.Stat(p)
+				if err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				if st.Mode().Perm() != mode {
+					t.Errorf("%s has mode %#o, want %#o", filepath.Base(p), st.Mode().Perm(), mode)
+				}
+			}
+		})
+	}
 }

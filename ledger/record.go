@@ -125,7 +125,12 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 			return nil, fmt.Errorf("record: insert event %d: %w", ev.Seq, err)
 		}
 		for j, b := range it.blobs {
-			if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO blobs (sha256, data) VALUES (?, ?)", it.hashes[j], b); err != nil {
+			if b == nil {
+				// database/sql binds a nil slice as NULL; a nil blob is the empty body.
+				b = []byte{}
+			}
+			// Only a body already stored is skipped; any other failure is reported.
+			if _, err := tx.ExecContext(ctx, "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING", it.hashes[j], b); err != nil {
 				return nil, fmt.Errorf("record: store blob %s: %w", it.hashes[j], err)
 			}
 		}

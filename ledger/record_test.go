@@ -134,6 +134,40 @@ func TestRecordBlobs(t *testing.T) {
 	mustAuditOK(t, s)
 }
 
+// A nil blob is the empty body: it is stored under the empty-input hash, so the audit finds
+// it, and recording it again (as nil or as an empty slice) stores nothing twice.
+func TestRecordNilBlob(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	const empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	tests := []struct {
+		desc  string
+		blobs [][]byte
+	}{
+		{"a nil blob alone", [][]byte{nil}},
+		{"a nil blob again, already stored", [][]byte{nil}},
+		{"an empty slice after the nil one", [][]byte{{}}},
+		{"nil and empty in one draft", [][]byte{nil, {}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			evs, err := s.Record(ctx, "system", Draft{Type: "note.added", Payload: struct{}{}, Blobs: tt.blobs})
+			if err != nil {
+				t.Fatalf("Record: %v", err)
+			}
+			want := `{"blobs":["` + strings.TrimSuffix(strings.Repeat(empty+`","`, len(tt.blobs)), `","`) + `"]}`
+			if string(evs[0].Payload) != want {
+				t.Errorf("payload %s, want %s", evs[0].Payload, want)
+			}
+			got, err := s.Blob(ctx, empty)
+			if err != nil || len(got) != 0 {
+				t.Fatalf("Blob(empty) = %q, %v; want the stored empty body", got, err)
+			}
+			mustAuditOK(t, s)
+		})
+	}
+}
+
 func TestClockSteppingBackNeverReversesTime(t *testing.T) {
 	dir := t.TempDir()
 	times := []time.Time{

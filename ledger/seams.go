@@ -321,25 +321,20 @@ func (s *Store) Seam(ctx context.Context, id string) (SeamView, error) {
 }
 
 func loadSeams(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]SeamView, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT s.id, s.kind, s.summary, s.state, s.opened_at, s.opened_by,
-		coalesce(s.decision, ''), coalesce(s.reason, ''), coalesce(s.resolved_at, ''), coalesce(s.resolved_by, '')
-		FROM seams s WHERE `+where+` ORDER BY s.opened_seq`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read seams: %w", err)
-	}
 	out := []SeamView{}
 	byID := map[string]int{}
-	for rows.Next() {
+	err := eachRow(ctx, tx, `SELECT s.id, s.kind, s.summary, s.state, s.opened_at, s.opened_by,
+		coalesce(s.decision, ''), coalesce(s.reason, ''), coalesce(s.resolved_at, ''), coalesce(s.resolved_by, '')
+		FROM seams s WHERE `+where+` ORDER BY s.opened_seq`, args, func(rows *sql.Rows) error {
 		v := SeamView{Claims: []string{}, Citations: []string{}}
 		if err := rows.Scan(&v.ID, &v.Kind, &v.Summary, &v.State, &v.OpenedAt, &v.OpenedBy, &v.Decision, &v.Reason, &v.ResolvedAt, &v.ResolvedBy); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read seams: %w", err)
+			return err
 		}
 		byID[v.ID] = len(out)
 		out = append(out, v)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read seams: %w", err)
 	}
 	links := []struct {
@@ -352,22 +347,12 @@ func loadSeams(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]Se
 			func(v *SeamView, id string) { v.Citations = append(v.Citations, id) }},
 	}
 	for _, l := range links {
-		rows, err := tx.QueryContext(ctx, l.q, args...)
-		if err != nil {
-			return nil, fmt.Errorf("read seams: %w", err)
-		}
-		for rows.Next() {
-			var seam, id string
-			if err := rows.Scan(&seam, &id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("read seams: %w", err)
-			}
+		err := eachRow(ctx, tx, l.q, args, scanPair(func(seam, id string) {
 			if i, ok := byID[seam]; ok {
 				l.add(&out[i], id)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		}))
+		if err != nil {
 			return nil, fmt.Errorf("read seams: %w", err)
 		}
 	}

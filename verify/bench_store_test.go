@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"evidenceledger/evidence"
@@ -16,16 +17,17 @@ import (
 // BenchmarkCheck1000Citations checks a batch of 1,000 citations spread over 20 loopback
 // hosts end to end: each page a real corpus page (ebb-org.html, 40 KB), both verifiers, the
 // adjudicator, and one commit per citation (the page, citation.checked) to a real SQLite
-// ledger. 3 in 4 quotes are on the page. Each round imports a new batch with the timer
-// stopped.
+// ledger. 3 in 4 quotes are on the page, which is served with its Content-Length, as a
+// static page is. Each round imports a new batch with the timer stopped.
 func BenchmarkCheck1000Citations(b *testing.B) {
-	page := corpusPage(b, "ebb-org.html")
+	page := verify.ReadCorpusPage(b, "ebb-org.html")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 		w.Write(page)
 	}))
 	defer srv.Close()
@@ -45,7 +47,7 @@ func BenchmarkCheck1000Citations(b *testing.B) {
 	for range b.N {
 		b.StopTimer()
 		batch := importClaims(b, store, claims...)
-		checker := verify.NewChecker(fetchConfig())
+		checker := verify.NewChecker(verify.LoopbackFetchConfig())
 		b.StartTimer()
 		outs, err := verify.RunBatch(ctx, store, checker, "system", batch.ID, false, verify.DefaultWorkers, nil)
 		if err != nil {

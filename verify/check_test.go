@@ -5,146 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
-	"net/http/httptest"
-	"net/netip"
-	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
 )
-
-// testResolver stands in for DNS: every name ending in ".test" is 127.0.0.1, anything else
-// does not exist.
-type testResolver struct{}
-
-func (testResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if strings.HasSuffix(host, ".test") {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-}
-
-// testFetchConfig opens loopback, maps *.test to it, waits for nobody, and treats
-// walled.test as a login-walled host.
-func testFetchConfig() fetch.Config {
-	return fetch.Config{
-		Allow:        []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-		Resolver:     testResolver{},
-		MinDelay:     -1,
-		HopTimeout:   2 * time.Second,
-		TotalTimeout: 5 * time.Second,
-		URLBudget:    10,
-		LoginWalled:  []string{"walled.test"},
-	}
-}
-
-// pageServer is a loopback site that counts requests per host and path and records whether
-// any request carried a cookie.
-type pageServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	hits     map[string]int // "host path" -> requests
-	cookies  atomic.Int32
-	newConns atomic.Int32
-	flips    atomic.Int32
-}
-
-const supportedHTML = `<!doctype html><html><head><title>Annual report</title></head><body>
-<p>In 2025 the registry counted&nbsp;4,812 companies, up from 4,500 the year before.</p>
-<p>The chair said: “We expect growth to continue — slowly.”</p>
-<script>var x = "4,812 companies hidden in a script";</script></body></html>`
-
-func newPageServer(t testing.TB) *pageServer {
-	t.Helper()
-	s := &pageServer{hits: map[string]int{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/robots.txt", http.NotFound)
-	mux.HandleFunc("/report", func(w http.ResponseWriter, r *http.Request) {
-		http.SetCookie(w, &http.Cookie{Name: "track", Value: "1"})
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, supportedHTML)
-	})
-	mux.HandleFunc("/flip", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if s.flips.Add(1)%2 == 1 {
-			fmt.Fprint(w, `<p>The minister resigned on Tuesday after the vote of no confidence.</p>`)
-			return
-		}
-		fmt.Fprint(w, `<p>The minister survived the vote of no confidence on Tuesday.</p>`)
-	})
-	mux.HandleFunc("/scripts", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write(readTestdata(t, "pages/scripts-only.html"))
-	})
-	mux.HandleFunc("/corpus/{name}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write(readCorpusPage(t, r.PathValue("name")))
-	})
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.hits[r.Host[:strings.IndexByte(r.Host, ':')]+" "+r.URL.Path]++
-		s.mu.Unlock()
-		if r.Header.Get("Cookie") != "" {
-			s.cookies.Add(1)
-		}
-		mux.ServeHTTP(w, r)
-	}))
-	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			s.newConns.Add(1)
-		}
-	}
-	s.Start()
-	t.Cleanup(s.Close)
-	return s
-}
-
-// url returns the URL of path on host (a name ending in .test) at this server.
-func (s *pageServer) url(host, path string) string {
-	u, _ := url.Parse(s.URL)
-	return "http://" + host + ":" + u.Port() + path
-}
-
-// requests returns how many requests reached host (all paths, robots.txt included).
-func (s *pageServer) requests(host string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for k, v := range s.hits {
-		if strings.HasPrefix(k, host+" ") {
-			n += v
-		}
-	}
-	return n
-}
-
-func readTestdata(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", name))
-	if err != nil {
-		t.Fatalf("read test page: %v", err)
-	}
-	return b
-}
-
-func readCorpusPage(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "pages", filepath.Base(name)))
-	if err != nil {
-		t.Fatalf("the corpus pages must be at ../../shared/corpus/pages: %v", err)
-	}
-	return b
-}
 
 func target(u, quote string) evidence.CheckTarget {
 	return evidence.CheckTarget{ClaimID: "c_0000000000000001", ClaimText: "a claim", CitationID: "ct_0000000000000001", URL: u, Quote: quote}
@@ -236,15 +103,15 @@ func TestCheckScenarios(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			u := tc.rawURL
 			if tc.host != "" {
-				u = srv.url(tc.host, tc.path)
+				u = srv.At(tc.host, tc.path)
 			}
-			before := srv.requests(tc.host)
+			before := srv.Requests(tc.host)
 			out, err := NewChecker(testFetchConfig()).Check(context.Background(), target(u, tc.quote))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tc.wantRequests >= 0 && tc.host != "" {
-				if got := srv.requests(tc.host) - before; got != tc.wantRequests {
+				if got := srv.Requests(tc.host) - before; got != tc.wantRequests {
 					t.Errorf("%d requests reached %s, want %d", got, tc.host, tc.wantRequests)
 				}
 			}
@@ -317,7 +184,7 @@ func TestCheckScenarios(t *testing.T) {
 
 func TestSplitRecordsEveryVerdictAndBothDocuments(t *testing.T) {
 	srv := newPageServer(t)
-	out, err := NewChecker(testFetchConfig()).Check(context.Background(), target(srv.url("flip.test", "/flip"), "The minister resigned on Tuesday"))
+	out, err := NewChecker(testFetchConfig()).Check(context.Background(), target(srv.At("flip.test", "/flip"), "The minister resigned on Tuesday"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +246,7 @@ func TestOffSchemaVerdictEscalatesAndNeverPasses(t *testing.T) {
 				second: offSchema{tc.injected},
 				third:  func() Verifier { return newQuoteVerifier(NameThird, cfg, fetch.ExtractDOM) },
 			}
-			out, err := c.Check(context.Background(), target(srv.url("a.test", "/report"), tc.quote))
+			out, err := c.Check(context.Background(), target(srv.At("a.test", "/report"), tc.quote))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -498,7 +365,7 @@ func TestVerifiersIndependentByConstruction(t *testing.T) {
 		t.Error("the two verifiers read text with the same extractor")
 	}
 	srv := newPageServer(t)
-	if _, err := c.Check(context.Background(), target(srv.url("a.test", "/report"), "the registry counted 4,812 companies")); err != nil {
+	if _, err := c.Check(context.Background(), target(srv.At("a.test", "/report"), "the registry counted 4,812 companies")); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.newConns.Load(); n < 2 {
@@ -526,7 +393,7 @@ func TestTruncatedPage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := NewDOMVerifier(cfg).Verify(context.Background(), target(srv.url("a.test", "/report"), tc.quote))
+			r := NewDOMVerifier(cfg).Verify(context.Background(), target(srv.At("a.test", "/report"), tc.quote))
 			if r.Result.Verdict != tc.verdict {
 				t.Fatalf("verdict %s (%s), want %s", r.Result.Verdict, r.Result.Reasoning, tc.verdict)
 			}
@@ -544,7 +411,7 @@ func TestCheckInterrupted(t *testing.T) {
 	srv := newPageServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := NewChecker(testFetchConfig()).Check(ctx, target(srv.url("a.test", "/report"), "the registry counted 4,812 companies"))
+	_, err := NewChecker(testFetchConfig()).Check(ctx, target(srv.At("a.test", "/report"), "the registry counted 4,812 companies"))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want one wrapping context.Canceled", err)
 	}

@@ -7,14 +7,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"evidenceledger/evidence"
-	"evidenceledger/fetch"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 	"evidenceledger/web"
@@ -112,14 +109,7 @@ func newGateWorld(t *testing.T) gateWorld {
 			t.Fatal(err)
 		}
 	}
-	checker := verify.NewChecker(fetch.Config{
-		Allow:        []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-		Resolver:     loopback{},
-		MinDelay:     -1,
-		HopTimeout:   2 * time.Second,
-		TotalTimeout: 5 * time.Second,
-		LoginWalled:  []string{"walled.test"},
-	})
+	checker := verify.NewChecker(verify.LoopbackFetchConfig())
 	if _, err := verify.RunBatch(ctx, st, checker, "system", b.ID, false, 4, nil); err != nil {
 		t.Fatal(err)
 	}

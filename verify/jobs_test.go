@@ -11,10 +11,10 @@ import (
 )
 
 func TestJobsRunABatch(t *testing.T) {
-	site := newSite(t)
+	site := verify.NewLoopbackSite(t)
 	store, _ := openStore(t)
 	b := batchOf(t, store, site, 12, "/report")
-	jobs := verify.NewJobs(store, verify.NewChecker(fetchConfig()), 4)
+	jobs := verify.NewJobs(store, verify.NewChecker(verify.LoopbackFetchConfig()), 4)
 	defer jobs.Close()
 
 	if _, err := jobs.Start("b_0000000000000000", "user:olga", false); !errors.Is(err, verify.ErrNoBatch) || !errors.Is(err, ledger.ErrNotFound) {
@@ -57,10 +57,10 @@ func TestJobsRunABatch(t *testing.T) {
 }
 
 func TestJobsWaitReturnsAtTheDeadline(t *testing.T) {
-	site := newSite(t)
+	site := verify.NewLoopbackSite(t)
 	store, _ := openStore(t)
 	b := batchOf(t, store, site, 4, "/hold")
-	jobs := verify.NewJobs(store, verify.NewChecker(fetchConfig()), 1)
+	jobs := verify.NewJobs(store, verify.NewChecker(verify.LoopbackFetchConfig()), 1)
 	defer jobs.Close()
 	id, err := jobs.Start(b.ID, "user:olga", false)
 	if err != nil {
@@ -74,7 +74,7 @@ func TestJobsWaitReturnsAtTheDeadline(t *testing.T) {
 	if st.State != verify.JobQueued && st.State != verify.JobRunning || st.Done != 0 {
 		t.Errorf("status %+v while the pages are held, want queued or running with none done", st)
 	}
-	close(site.release)
+	close(site.Release)
 	st, _ = jobs.Wait(context.Background(), id, 20*time.Second)
 	if st.State != verify.JobDone || st.Done != st.Total || st.Total != 5 {
 		t.Errorf("final status %+v", st)
@@ -85,12 +85,12 @@ func TestJobsWaitReturnsAtTheDeadline(t *testing.T) {
 // ledger as a restart would, reopens it and checks the batch again: every citation ends with
 // exactly one check, and the audit holds.
 func TestInterruptedRunFinishesOnTheNextRun(t *testing.T) {
-	site := newSite(t)
+	site := verify.NewLoopbackSite(t)
 	store, dir := openStore(t)
 	b := batchOf(t, store, site, 20, "/report")
 	before := headSeq(t, store)
 	ctx, cancel := context.WithCancel(context.Background())
-	checker := verify.NewChecker(fetchConfig())
+	checker := verify.NewChecker(verify.LoopbackFetchConfig())
 	outs, err := verify.RunBatch(ctx, store, checker, "system", b.ID, false, 4, func(done, _ int) {
 		if done == 5 {
 			cancel()

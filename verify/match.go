@@ -1,8 +1,3 @@
-// Package verify checks citations against their sources.
-//
-// Quote matching: [MatchQuote] looks for a quote in the visible text of a page, folding both
-// in [Tier]s, and reports the page's own words around the match, or a [Hint] when the quote
-// is not there. docs/matching.md gives the rules and the figures.
 package verify
 
 import (

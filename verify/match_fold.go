@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,7 +28,7 @@ type folder struct {
 	tier  Tier
 	track bool // record the offset map (pages); quotes need no map
 
-	out        []byte
+	out        strings.Builder // sized once: folding rarely lengthens a text
 	start, end []int32
 
 	pendingSpace   bool // a run of whitespace waits for the next visible rune
@@ -41,7 +42,8 @@ type folder struct {
 // ASCII space and leading and trailing whitespace is dropped. With track set it records the
 // offset map.
 func foldText(s string, t Tier, track bool) folded {
-	f := folder{tier: t, track: track, out: make([]byte, 0, len(s))}
+	f := folder{tier: t, track: track}
+	f.out.Grow(len(s))
 	if track {
 		f.start = make([]int32, 0, len(s))
 		f.end = make([]int32, 0, len(s))
@@ -87,7 +89,7 @@ func foldText(s string, t Tier, track bool) folded {
 		}
 		i += n
 	}
-	return folded{text: string(f.out), start: f.start, end: f.end}
+	return folded{text: f.out.String(), start: f.start, end: f.end}
 }
 
 // emit applies the per-rune foldings of the tier to r, which the source bytes [a, b)
@@ -151,11 +153,9 @@ func (f *folder) put(r rune, a, b int) {
 	f.last = r
 	n := 1
 	if r < utf8.RuneSelf {
-		f.out = append(f.out, byte(r))
+		f.out.WriteByte(byte(r))
 	} else {
-		k := len(f.out)
-		f.out = utf8.AppendRune(f.out, r)
-		n = len(f.out) - k
+		n, _ = f.out.WriteRune(r)
 	}
 	if f.track {
 		for range n {

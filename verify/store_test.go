@@ -6,128 +6,19 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
-	"net/http/httptest"
-	"net/netip"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	_ "modernc.org/sqlite"
 
 	"evidenceledger/evidence"
-	"evidenceledger/fetch"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
 
 // The store is what the checker records into.
 var _ verify.CheckStore = (*ledger.Store)(nil)
-
-// loopback resolves every name ending in ".test" to 127.0.0.1; anything else does not exist.
-type loopback struct{}
-
-func (loopback) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if strings.HasSuffix(host, ".test") {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-}
-
-// fetchConfig opens loopback, maps *.test to it, waits for nobody and walls walled.test.
-func fetchConfig() fetch.Config {
-	return fetch.Config{
-		Allow:        []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-		Resolver:     loopback{},
-		MinDelay:     -1,
-		HopTimeout:   2 * time.Second,
-		TotalTimeout: 5 * time.Second,
-		URLBudget:    10,
-		LoginWalled:  []string{"walled.test"},
-	}
-}
-
-const reportHTML = `<!doctype html><html><head><title>Annual report</title></head><body>
-<p>In 2025 the registry counted&nbsp;4,812 companies, up from 4,500 the year before.</p>
-<p>The chair said: “We expect growth to continue — slowly.”</p></body></html>`
-
-// site is a loopback web site that counts the requests reaching each host. /flip serves two
-// texts in turn; /hold waits until release is closed.
-type site struct {
-	*httptest.Server
-	mu      sync.Mutex
-	hits    map[string]int
-	flips   atomic.Int32
-	release chan struct{}
-}
-
-func newSite(t testing.TB) *site {
-	t.Helper()
-	s := &site{hits: map[string]int{}, release: make(chan struct{})}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/robots.txt", http.NotFound)
-	mux.HandleFunc("/report", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, reportHTML)
-	})
-	mux.HandleFunc("/flip", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if s.flips.Add(1)%2 == 1 {
-			fmt.Fprint(w, `<p>The minister resigned on Tuesday after the vote of no confidence.</p>`)
-			return
-		}
-		fmt.Fprint(w, `<p>The minister survived the vote of no confidence on Tuesday.</p>`)
-	})
-	mux.HandleFunc("/hold", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-s.release:
-		case <-r.Context().Done():
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, reportHTML)
-	})
-	mux.HandleFunc("/corpus/{name}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write(corpusPage(t, r.PathValue("name")))
-	})
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, _ := net.SplitHostPort(r.Host)
-		s.mu.Lock()
-		s.hits[host]++
-		s.mu.Unlock()
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// url is the URL of path on host (a name ending in .test) at this site.
-func (s *site) url(host, path string) string {
-	u, _ := url.Parse(s.URL)
-	return "http://" + host + ":" + u.Port() + path
-}
-
-func (s *site) requests(host string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.hits[host]
-}
-
-// corpusPage reads a saved page of the shared corpus; the test fails when it is missing.
-func corpusPage(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "pages", filepath.Base(name)))
-	if err != nil {
-		t.Fatalf("the corpus pages must be at ../../shared/corpus/pages: %v", err)
-	}
-	return b
-}
 
 // openStore opens a ledger in a fresh directory and returns it with the directory.
 func openStore(t testing.TB) (*ledger.Store, string) {
@@ -217,21 +108,21 @@ func auditHolds(t testing.TB, s *ledger.Store) ledger.Report {
 // pages and reads the result back through the read model, the events and the audit.
 func TestCheckBatchEndToEnd(t *testing.T) {
 	ctx := context.Background()
-	site := newSite(t)
+	site := verify.NewLoopbackSite(t)
 	store, dir := openStore(t)
 	quote := "the registry counted 4,812 companies"
 	b := importClaims(t, store,
-		claimOf("The registry counted 4,812 companies in 2025.", site.url("a.test", "/report"), quote),
-		claimOf("The registry published a fabricated survey.", site.url("a.test", "/survey-2025"), "the survey covered every company"),
+		claimOf("The registry counted 4,812 companies in 2025.", site.At("a.test", "/report"), quote),
+		claimOf("The registry published a fabricated survey.", site.At("a.test", "/survey-2025"), "the survey covered every company"),
 		claimOf("A site that does not exist says so.", "https://nowhere.example/about", "a sentence from a site that is not there"),
-		claimOf("The registry counted 9,999 companies.", site.url("a.test", "/report"), "the registry counted 9,999 companies"),
-		claimOf("The minister resigned on Tuesday.", site.url("b.test", "/flip"), "The minister resigned on Tuesday"),
-		claimOf("The chair posted that growth continues.", site.url("walled.test", "/posts/1"), "We expect growth to continue"),
+		claimOf("The registry counted 9,999 companies.", site.At("a.test", "/report"), "the registry counted 9,999 companies"),
+		claimOf("The minister resigned on Tuesday.", site.At("b.test", "/flip"), "The minister resigned on Tuesday"),
+		claimOf("The chair posted that growth continues.", site.At("walled.test", "/posts/1"), "We expect growth to continue"),
 		claimOf("Growth will continue.", "", "We expect growth to continue"),
 	)
 	before := headSeq(t, store)
 
-	outs, err := verify.RunBatch(ctx, store, verify.NewChecker(fetchConfig()), "system", b.ID, false, verify.DefaultWorkers, nil)
+	outs, err := verify.RunBatch(ctx, store, verify.NewChecker(verify.LoopbackFetchConfig()), "system", b.ID, false, verify.DefaultWorkers, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +193,7 @@ func TestCheckBatchEndToEnd(t *testing.T) {
 		t.Errorf("claim %s/%s, want found_at_source with low strength (one lead)", c.Status, c.Strength)
 	}
 	body, err := store.Blob(ctx, found.Document.SHA256)
-	if err != nil || !bytes.Equal(body, []byte(reportHTML)) {
+	if err != nil || !bytes.Equal(body, []byte(verify.ReportHTML)) {
 		t.Errorf("the stored page is %q (%v), want the served bytes", body, err)
 	}
 	if len(found.Verdicts) != 2 || found.Verdicts[0].Verifier != verify.NameDOM || found.Verdicts[1].Verifier != verify.NameTokens || !found.Adjudication.Agree {
@@ -311,8 +202,8 @@ func TestCheckBatchEndToEnd(t *testing.T) {
 	if split := cits["The minister resigned on Tuesday."]; len(split.Verdicts) != 3 || !split.Adjudication.Escalated || split.Adjudication.Decision != "" {
 		t.Errorf("split: verdicts %+v, adjudication %+v; want three verdicts, escalated, no decision", split.Verdicts, split.Adjudication)
 	}
-	if walled := cits["The chair posted that growth continues."]; len(walled.Verdicts) != 0 || site.requests("walled.test") != 0 {
-		t.Errorf("login wall: %d verdicts, %d requests reached the server; want none", len(walled.Verdicts), site.requests("walled.test"))
+	if walled := cits["The chair posted that growth continues."]; len(walled.Verdicts) != 0 || site.Requests("walled.test") != 0 {
+		t.Errorf("login wall: %d verdicts, %d requests reached the server; want none", len(walled.Verdicts), site.Requests("walled.test"))
 	}
 
 	perCitation, types := checkedEvents(t, store, before)
@@ -370,12 +261,12 @@ func TestCheckBatchEndToEnd(t *testing.T) {
 
 // batchOf imports n checkable citations of path spread over three hosts of site, plus one
 // without a URL.
-func batchOf(t testing.TB, store *ledger.Store, site *site, n int, path string) ledger.Batch {
+func batchOf(t testing.TB, store *ledger.Store, site *verify.LoopbackSite, n int, path string) ledger.Batch {
 	t.Helper()
 	hosts := []string{"a.test", "b.test", "c.test"}
 	var claims []evidence.Claim
 	for i := range n {
-		claims = append(claims, claimOf(fmt.Sprintf("Claim %d: the registry counted 4,812 companies.", i), site.url(hosts[i%len(hosts)], path), "the registry counted 4,812 companies"))
+		claims = append(claims, claimOf(fmt.Sprintf("Claim %d: the registry counted 4,812 companies.", i), site.At(hosts[i%len(hosts)], path), "the registry counted 4,812 companies"))
 	}
 	claims = append(claims, claimOf("A claim with no link.", "", "a quote with no link at all"))
 	return importClaims(t, store, claims...)

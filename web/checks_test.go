@@ -14,7 +14,6 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
-	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
 
@@ -49,20 +48,7 @@ func checkFixture(t *testing.T) (fixture, func(host, path string) string, chan s
 	}))
 	t.Cleanup(site.Close)
 	port := strings.TrimPrefix(site.URL, "http://127.0.0.1:")
-	ctx := context.Background()
-	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	op, err := st.AddUser(ctx, "system", "olga", ledger.RoleOperator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	au, err := st.AddUser(ctx, "system", "arno", ledger.RoleAuditor)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, op, au := openUsers(t)
 	jobs := verify.NewJobs(st, verify.NewChecker(fetch.Config{
 		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1, URLBudget: 10,
 	}), 2)

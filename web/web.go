@@ -1,9 +1,29 @@
 // Package web is the evidence ledger's HTTP server: the JSON API behind bearer tokens.
 //
-// [New] returns the handler with every route. Requests to /api/ carry
-// "Authorization: Bearer TOKEN"; without a valid token the answer is 401, and a user whose
-// role may only read gets 403 on a route that writes. Errors are answered as
-// {"error":"..."} by [Error], which maps the ledger's errors to HTTP statuses.
+// [New] returns the handler with every route, built from a [Config]: the [Ledger] it reads
+// and writes, and the [CheckJobs] that run batch checks. Requests to /api/ carry
+// "Authorization: Bearer TOKEN" (tokens come from ledger user add); without a valid token the
+// answer is 401. Auditors read; operators also write, and a user whose role may only read
+// gets 403 on a route that writes. [UserFrom] gives a handler the signed-in user.
+//
+//	GET  /healthz                          {"ok":true}, no token needed
+//	POST /api/research                     {"text":...} or {"claims":[...]}: 201, the batch and its claims
+//	GET  /api/batches, /api/batches/{id}   batches with their counts
+//	POST /api/batches/{id}/check           202 {"job":...}: check the batch in the background
+//	GET  /api/jobs/{id}?wait=SECS          the job's state and progress
+//	GET  /api/claims?batch=&status=&strength=, /api/claims/{id}
+//	                                       claims with citations, documents, verdicts, adjudication
+//	GET  /api/seams?state=, /api/seams/{id}; POST /api/seams; POST /api/seams/{id}/resolve
+//	GET  /api/sources; POST /api/sources/{id}/classify
+//	POST /api/gate                         {"text":...}: may the text be written to memory
+//	GET  /api/audit                        the audit report (ok, events, head, problems)
+//	GET  /api/events?after=N&limit=M       the events in their exported form
+//	GET  /api/keys                         the public keys
+//
+// Without CheckJobs the check routes answer 503. Errors are answered as {"error":"..."} by
+// [Error], which maps the ledger's errors to HTTP statuses (invalid input 400, no valid token
+// 401, a reader writing 403, not found 404, conflict 409; anything else 500, logged and not
+// sent). [GateLedger] adapts the ledger to the memory-write gate of package verify.
 package web
 
 import (

@@ -21,7 +21,9 @@ type fixture struct {
 	auditor  string
 }
 
-func newFixture(t *testing.T) fixture {
+// openUsers opens a ledger in a fresh directory with an operator (olga) and an auditor
+// (arno), and returns it with their tokens.
+func openUsers(t *testing.T) (st *ledger.Store, operator, auditor string) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
@@ -29,14 +31,18 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	op, err := st.AddUser(ctx, "system", "olga", ledger.RoleOperator)
-	if err != nil {
+	if operator, err = st.AddUser(ctx, "system", "olga", ledger.RoleOperator); err != nil {
 		t.Fatal(err)
 	}
-	au, err := st.AddUser(ctx, "system", "arno", ledger.RoleAuditor)
-	if err != nil {
+	if auditor, err = st.AddUser(ctx, "system", "arno", ledger.RoleAuditor); err != nil {
 		t.Fatal(err)
 	}
+	return st, operator, auditor
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	st, op, au := openUsers(t)
 	s := &server{cfg: Config{Ledger: st}}
 	mux := http.NewServeMux()
 	mux.Handle("/", New(s.cfg))

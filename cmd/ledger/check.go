@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"evidenceledger/evidence"
-	"evidenceledger/fetch"
 	"evidenceledger/verify"
 )
 
@@ -18,38 +16,6 @@ var checkCommand = command{
 	name:    "check",
 	summary: "check --batch ID [--recheck]: check a batch's citations at their sources without a server; prints each citation's status and note",
 	run:     runCheck,
-}
-
-// fetchFlags adds the fetcher's flags, shared by serve and check, and returns a function
-// that builds the fetch.Config from them once the flags are parsed.
-//
-//	--fetch-allow CIDR,...  ranges the fetcher may reach although private or special (default none)
-//	--fetch-delay D         least time between two requests to one host (default 1s; 0 for none)
-//	--workers N             citations checked at once (default verify.DefaultWorkers)
-//
-// Everything else takes fetch's defaults: 10 MiB per page, 15 s per request, 45 s per
-// fetch, at most 3 redirect hops, robots.txt obeyed, the default login-walled hosts.
-func fetchFlags(fs *flag.FlagSet) func() (fetch.Config, int, error) {
-	allow := fs.String("fetch-allow", "", "comma-separated `CIDR` ranges the fetcher may reach although private or special")
-	delay := fs.Duration("fetch-delay", fetch.DefaultMinDelay, "least `time` between two requests to one host (0 for none)")
-	workers := fs.Int("workers", verify.DefaultWorkers, "`number` of citations checked at once")
-	return func() (fetch.Config, int, error) {
-		prefixes, err := fetch.ParseAllow(*allow)
-		if err != nil {
-			return fetch.Config{}, 0, fmt.Errorf("--fetch-allow: %w: %w", err, errUsage)
-		}
-		if *delay < 0 {
-			return fetch.Config{}, 0, fmt.Errorf("--fetch-delay %v: want 0 or more: %w", *delay, errUsage)
-		}
-		if *workers < 1 || *workers > 64 {
-			return fetch.Config{}, 0, fmt.Errorf("--workers %d: want 1 to 64: %w", *workers, errUsage)
-		}
-		cfg := fetch.Config{Allow: prefixes, MinDelay: *delay}
-		if *delay == 0 {
-			cfg.MinDelay = -1 // fetch: a negative delay means none
-		}
-		return cfg, *workers, nil
-	}
 }
 
 // runCheck checks the citations of a batch not checked yet (every one with --recheck),
@@ -60,17 +26,12 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("check", e)
 	batch := fs.String("batch", "", "`id` of the batch to check (ledger import prints it)")
 	recheck := fs.Bool("recheck", false, "check every citation again, not only those never checked")
-	fetchConfig := fetchFlags(fs)
-	rest, err := parse(fs, args)
+	rest, cfg, workers, err := parseFetchFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 || strings.TrimSpace(*batch) == "" {
 		return fmt.Errorf("want: ledger check --batch ID [--recheck] [--fetch-allow CIDR,...]: %w", errUsage)
-	}
-	cfg, workers, err := fetchConfig()
-	if err != nil {
-		return err
 	}
 	s, err := open(ctx, *data)
 	if err != nil {

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
+	"evidenceledger/evidence"
 	"evidenceledger/ledger"
 )
 
@@ -37,6 +39,30 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		rest = append(rest, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// readInput reads a subcommand's input: the file rest names, or stdin when rest is empty or
+// "-". It returns the bytes and the name of their source ("stdin" or the file's name). what
+// names the input in errors ("research"); an input of more than evidence.MaxPasteBytes is
+// refused with advice, which says what to do instead.
+func readInput(e *env, rest []string, what, advice string) ([]byte, string, error) {
+	in, name := e.stdin, "stdin"
+	if len(rest) == 1 && rest[0] != "-" {
+		f, err := os.Open(rest[0])
+		if err != nil {
+			return nil, "", fmt.Errorf("read %s: %w", what, err)
+		}
+		defer f.Close()
+		in, name = f, rest[0]
+	}
+	b, err := io.ReadAll(io.LimitReader(in, evidence.MaxPasteBytes+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s from %s: %w", what, name, err)
+	}
+	if len(b) > evidence.MaxPasteBytes {
+		return nil, "", fmt.Errorf("%s is more than %d bytes; %s", name, evidence.MaxPasteBytes, advice)
+	}
+	return b, name, nil
 }
 
 // open opens the ledger in dir.

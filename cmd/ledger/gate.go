@@ -77,21 +77,9 @@ func runGate(ctx context.Context, e *env, args []string) error {
 		}
 		text, name = strings.Join(in.Texts, "\n\n"), in.FilePath
 	} else {
-		in, src := e.stdin, "stdin"
-		if len(rest) == 1 && rest[0] != "-" {
-			f, err := os.Open(rest[0])
-			if err != nil {
-				return fmt.Errorf("read the text: %w", err)
-			}
-			defer f.Close()
-			in, src = f, rest[0]
-		}
-		b, err := io.ReadAll(io.LimitReader(in, evidence.MaxPasteBytes+1))
+		b, src, err := readInput(e, rest, "the text", "gate smaller texts")
 		if err != nil {
-			return fmt.Errorf("read the text from %s: %w", src, err)
-		}
-		if len(b) > evidence.MaxPasteBytes {
-			return fmt.Errorf("%s is more than %d bytes; gate smaller texts", src, evidence.MaxPasteBytes)
+			return err
 		}
 		text, name = string(b), src
 	}

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os"
 
 	"evidenceledger/evidence"
 )
@@ -29,21 +27,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 1 {
 		return fmt.Errorf("want: ledger import [FILE|-] (one file, or - for stdin): %w", errUsage)
 	}
-	in, name := e.stdin, "stdin"
-	if len(rest) == 1 && rest[0] != "-" {
-		f, err := os.Open(rest[0])
-		if err != nil {
-			return fmt.Errorf("read research: %w", err)
-		}
-		defer f.Close()
-		in, name = f, rest[0]
-	}
-	paste, err := io.ReadAll(io.LimitReader(in, evidence.MaxPasteBytes+1))
+	paste, name, err := readInput(e, rest, "research", "split the research into smaller files")
 	if err != nil {
-		return fmt.Errorf("read research from %s: %w", name, err)
-	}
-	if len(paste) > evidence.MaxPasteBytes {
-		return fmt.Errorf("%s is more than %d bytes; split the research into smaller files", name, evidence.MaxPasteBytes)
+		return err
 	}
 	if err := evidence.CheckText(paste); err != nil {
 		return fmt.Errorf("%s: %w", name, err)

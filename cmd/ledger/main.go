@@ -1,5 +1,16 @@
-// Command ledger is the evidence ledger: it serves the API, adds users, prints and rotates
-// keys, audits the chain and exports it. Run `ledger help` for the subcommands.
+// Command ledger is the evidence ledger. Its subcommands wire the packages together:
+//
+//	ledger serve  [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...]   the HTTP server (package web)
+//	ledger user add NAME --role operator|auditor                    prints the new API token
+//	ledger import [FILE|-]                                          records research as a batch
+//	ledger check  --batch ID [--recheck]                            checks a batch without a server
+//	ledger audit                                                    exit 0 when the chain holds, 1 when not
+//	ledger export [--out FILE]                                      the events as JSON lines
+//	ledger keys   [rotate]                                          the public keys; rotate starts a new one
+//	ledger gate   [FILE|-] [--hook]                                 exit 0 allow, 2 block
+//
+// Every subcommand takes --data DIR (env LEDGER_DATA, default ./ledger-data), the directory
+// of the database and the signing key. Run `ledger help` for each subcommand's flags.
 package main
 
 import (

@@ -1,0 +1,34 @@
+// Package verify checks citations at their sources and decides what the results allow.
+//
+// # Matching
+//
+// [MatchQuote] looks for a quote in the visible text of a page, folding both in [Tier]s
+// (exact, whitespace, invisible characters, Unicode compatibility forms, typographic
+// punctuation, case) and recording the tier needed; an ellipsis splits a quote into parts that must appear
+// in order, close together. A found quote is reported with the page's own words around it;
+// one not found gets a [Hint] at most, never a match. docs/matching.md gives the rules.
+//
+// # Verifiers and adjudication
+//
+// A [Verifier] checks one citation and returns a [Report] whose verdict is supported,
+// contradicted, not_found or unreachable. [NewDOMVerifier] and [NewTokensVerifier] fetch the
+// page themselves, each with its own fetcher and text extractor. [Checker.Check] ([NewChecker])
+// runs both on a citation, lets [Adjudicate] compare their verdicts (it never fetches), asks a
+// third verifier to fetch afresh when they split or one is off its schema, and opens a
+// disagreement seam when they still split. Every [Outcome] carries a residual-risk statement
+// ([ResidualRisk]): a match proves the words are on the page, nothing more.
+//
+// # Check jobs
+//
+// [RunBatch] checks a batch's citations with a number of workers and records each check as
+// it completes through a [CheckStore] (the ledger); [Jobs] runs such checks in the background
+// for the HTTP API and reports their progress ([JobStatus]).
+//
+// # The memory-write gate
+//
+// [Gate] decides whether a text may be written to an agent's persistent memory: it reads the
+// claims the text states ([GateClaims]), looks each up through a [GateLedger], and allows the
+// text only when every claim was found at its source with at least the strength asked for
+// ([ParseMinStrength]) and no open seam. [ParseHook] reads a pre-write hook's input, and
+// [MemoryFiles] ([ParseMemoryFiles]) says which files are memory. docs/gate.md describes it.
+package verify
