@@ -25,7 +25,7 @@ const chromiumPath = "/usr/bin/chromium"
 
 // screenshotDir is where the browser test saves one PNG per step: e2e-screenshots/ at the
 // repository's root (ignored by git), or the folder E2E_SCREENSHOTS names, relative to the
-// root. `E2E_SCREENSHOTS=docs/screenshots go test ./web -run E2E` refreshes the pictures that
+// root. `E2E_SCREENSHOTS=docs/screenshots go test ./web -run Browser` refreshes the pictures that
 // README.md shows.
 func screenshotDir() string {
 	d := os.Getenv("E2E_SCREENSHOTS")
