@@ -51,6 +51,7 @@ func testConfig() Config {
 type site struct {
 	*httptest.Server
 	mux          *http.ServeMux
+	requests     atomic.Int32 // every request, robots.txt included
 	robotsHits   atomic.Int32
 	inFlight     atomic.Int32
 	peakInFlight atomic.Int32
@@ -59,6 +60,12 @@ type site struct {
 
 // newSite starts a server on 127.0.0.1 whose robots.txt is served by robots (nil: 404).
 func newSite(t testing.TB, robots http.HandlerFunc) *site {
+	t.Helper()
+	return newSiteAt(t, "127.0.0.1:0", robots)
+}
+
+// newSiteAt starts a site listening on addr (host:port).
+func newSiteAt(t testing.TB, addr string, robots http.HandlerFunc) *site {
 	t.Helper()
 	s := &site{mux: http.NewServeMux()}
 	s.mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
@@ -70,12 +77,19 @@ func newSite(t testing.TB, robots http.HandlerFunc) *site {
 		robots(w, r)
 	})
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
 		n := s.inFlight.Add(1)
 		defer s.inFlight.Add(-1)
 		for p := s.peakInFlight.Load(); n > p && !s.peakInFlight.CompareAndSwap(p, n); p = s.peakInFlight.Load() {
 		}
 		s.mux.ServeHTTP(w, r)
 	}))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listen on %s: %v", addr, err)
+	}
+	s.Listener.Close()
+	s.Listener = ln
 	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
 			s.newConns.Add(1)
@@ -105,8 +119,11 @@ func page(body string) http.HandlerFunc {
 	}
 }
 
+// redirect answers 302 to the URL to, in which {A} stands for the host the request was sent to.
 func redirect(to string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusFound) }
+	return func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.ReplaceAll(to, "{A}", r.Host), http.StatusFound)
+	}
 }
 
 func TestFetchPage(t *testing.T) {
@@ -163,14 +180,22 @@ func TestFetchOutcomes(t *testing.T) {
 		desc      string
 		robots    http.HandlerFunc
 		routes    map[string]http.HandlerFunc
-		path      string // fetched from a.test; "URL" routes may use {A} for a.test's address
+		path      string // fetched from a.test
+		url       string // fetched instead of path when set; {A} stands for a.test's host:port
 		cfg       func(*Config)
 		wantKind  Kind
 		wantHops  int
 		wantCode  int
 		wantTrunc bool
-		wantBody  int // body length when no error; -1 to skip
+		wantBody  int  // body length when no error; -1 to skip
+		wantQuiet bool // no request at all reaches the server, not even for robots.txt
 	}{
+		{desc: "credentials in the URL are refused", routes: map[string]http.HandlerFunc{"/": page("<p>x</p>")},
+			url: "http://user:pass@{A}/", wantKind: KindBadURL, wantQuiet: true},
+		{desc: "a user name without a password is refused too", routes: map[string]http.HandlerFunc{"/": page("<p>x</p>")},
+			url: "http://user@{A}/", wantKind: KindBadURL, wantQuiet: true},
+		{desc: "credentials in a redirect target are refused", routes: map[string]http.HandlerFunc{"/a": redirect("http://user:pass@{A}/b"), "/b": page("<p>x</p>")},
+			path: "/a", wantKind: KindBadURL, wantHops: 1, wantCode: 302},
 		{desc: "robots.txt closes the path", robots: robotsText("User-agent: *\nDisallow: /private\n"),
 			routes: map[string]http.HandlerFunc{"/private/x": page("<p>secret</p>")}, path: "/private/x", wantKind: KindRobots},
 		{desc: "robots.txt closes only the redirect target", robots: robotsText("User-agent: *\nDisallow: /private\n"),
@@ -268,9 +293,16 @@ func TestFetchOutcomes(t *testing.T) {
 			if tc.cfg != nil {
 				tc.cfg(&cfg)
 			}
-			res, err := New(cfg).Fetch(context.Background(), "http://"+s.host("a.test")+tc.path)
+			u := "http://" + s.host("a.test") + tc.path
+			if tc.url != "" {
+				u = strings.ReplaceAll(tc.url, "{A}", s.host("a.test"))
+			}
+			res, err := New(cfg).Fetch(context.Background(), u)
 			if got := KindOf(err); got != tc.wantKind {
 				t.Fatalf("error kind = %v (%v), want %v", got, err, tc.wantKind)
+			}
+			if n := s.requests.Load(); tc.wantQuiet && n != 0 {
+				t.Errorf("the server got %d requests, want none", n)
 			}
 			if err != nil {
 				var fe *Error
@@ -371,4 +403,184 @@ func TestReadBody(t *testing.T) {
 			t.Errorf("%.0f allocations per body, want at most 2", allocs)
 		}
 	})
+}
+
+func TestFetchIgnoresProxyEnvironment(t *testing.T) {
+	var proxyHits atomic.Int32
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proxyHits.Add(1)
+		page("<p>served by the proxy</p>")(w, r)
+	}))
+	defer proxy.Close()
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY"} {
+		t.Setenv(k, proxy.URL)
+	}
+	for _, k := range []string{"NO_PROXY", "no_proxy"} {
+		t.Setenv(k, "")
+	}
+	s := newSite(t, nil)
+	s.mux.HandleFunc("/page", page("<p>served by the site</p>"))
+	f := New(testConfig())
+	// http.ProxyFromEnvironment reads the environment once per process, so a proxy taken
+	// from it could miss the variables set here when another test ran first: the transport
+	// must have no proxy function at all.
+	if tr, ok := f.client.Transport.(*http.Transport); !ok || tr.Proxy != nil {
+		t.Fatalf("transport %T has a proxy function; want none", f.client.Transport)
+	}
+	res, err := f.Fetch(context.Background(), "http://"+s.host("a.test")+"/page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Body) != "<p>served by the site</p>" {
+		t.Errorf("body %q, want the site's page", res.Body)
+	}
+	if n := proxyHits.Load(); n != 0 {
+		t.Errorf("the proxy named in the environment got %d requests, want none", n)
+	}
+	if n := s.requests.Load(); n != 2 {
+		t.Errorf("the site got %d requests, want 2 (robots.txt and the page)", n)
+	}
+}
+
+// TestFetchRedirectToLoopbackRefused starts on an allowed address (127.0.0.2 only) and is
+// redirected to loopback addresses that are not allowed: the redirect is refused before any
+// request reaches the target, which is listening and counting.
+func TestFetchRedirectToLoopbackRefused(t *testing.T) {
+	target4 := newSite(t, nil)
+	target6 := newSiteAt(t, "[::1]:0", nil)
+	for _, s := range []*site{target4, target6} {
+		s.mux.HandleFunc("/x", page("<p>internal</p>"))
+	}
+	port := func(s *site) string { return s.URL[strings.LastIndexByte(s.URL, ':')+1:] }
+	tests := []struct {
+		desc   string
+		to     string
+		target *site
+		reason string
+	}{
+		{"to 127.0.0.1", "http://127.0.0.1:" + port(target4) + "/x", target4, "loopback"},
+		{"to [::1]", "http://[::1]:" + port(target6) + "/x", target6, "loopback"},
+		{"to a name that resolves to 127.0.0.1", "http://a.test:" + port(target4) + "/x", target4, "loopback"},
+		{"to 127.0.0.1 written as IPv4-mapped IPv6", "http://[::ffff:127.0.0.1]:" + port(target4) + "/x", target4, "IPv4-mapped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			first := newSiteAt(t, "127.0.0.2:0", nil)
+			first.mux.HandleFunc("/start", redirect(tt.to))
+			before := tt.target.requests.Load()
+			cfg := testConfig()
+			cfg.Allow = []netip.Prefix{netip.MustParsePrefix("127.0.0.2/32")}
+			res, err := New(cfg).Fetch(context.Background(), first.URL+"/start")
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Kind != KindBlockedAddress || !strings.Contains(fe.Reason, tt.reason) {
+				t.Fatalf("error %v, want %v naming %q", err, KindBlockedAddress, tt.reason)
+			}
+			if res == nil || len(res.Hops) != 1 || res.Hops[0].Status != http.StatusFound || res.Hops[0].IP != "127.0.0.2" {
+				t.Fatalf("result %+v, want the one redirect hop from 127.0.0.2", res)
+			}
+			if n := tt.target.requests.Load() - before; n != 0 {
+				t.Errorf("the target got %d requests, want none", n)
+			}
+		})
+	}
+}
+
+func TestFetchTotalTimeoutAcrossHops(t *testing.T) {
+	const hop = 400 * time.Millisecond
+	s := newSite(t, nil)
+	slowRedirect := func(to string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-time.After(hop):
+				redirect(to)(w, r)
+			case <-r.Context().Done():
+			}
+		}
+	}
+	s.mux.HandleFunc("/1", slowRedirect("/2"))
+	s.mux.HandleFunc("/2", slowRedirect("/3"))
+	s.mux.HandleFunc("/3", slowRedirect("/4"))
+	s.mux.HandleFunc("/4", page("<p>end</p>"))
+	cfg := testConfig()
+	cfg.HopTimeout = 1 * time.Second // every hop takes 400 ms, well within it
+	cfg.TotalTimeout = 1 * time.Second
+	start := time.Now()
+	res, err := New(cfg).Fetch(context.Background(), "http://"+s.host("a.test")+"/1")
+	took := time.Since(start)
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Kind != KindTimeout || !strings.Contains(fe.Reason, "in all") {
+		t.Fatalf("error %v, want %v for the whole fetch (\"in all\")", err, KindTimeout)
+	}
+	if res == nil || len(res.Hops) != 2 || res.Hops[1].Status != http.StatusFound {
+		t.Fatalf("result %+v, want the two redirect hops made before the time ran out", res)
+	}
+	if took < cfg.TotalTimeout || took > cfg.TotalTimeout+hop {
+		t.Errorf("the fetch took %v, want it cut at the total timeout of %v", took, cfg.TotalTimeout)
+	}
+}
+
+// TestFetchCharsets fetches pages in legacy charsets from a server and extracts them with
+// both extractors.
+func TestFetchCharsets(t *testing.T) {
+	tests := []struct {
+		desc        string
+		contentType string
+		body        []byte
+		want        Text
+		wantErr     error
+	}{
+		{"windows-1252 in the Content-Type header", "text/html; charset=windows-1252",
+			[]byte("<title>Caf\xe9</title><p>\x93Quoted\x94 na\xefve caf\xe9 \x96 \x805</p>"),
+			Text{Title: "Café", Body: "“Quoted” naïve café – €5"}, nil},
+		{"windows-1252 in a meta tag only", "text/html",
+			[]byte(readTestdata(t, "pages/windows-1252.html")),
+			Text{Title: "Café", Body: "“Quoted” naïve café – résumé"}, nil},
+		{"windows-1252 in a meta tag only, high bytes in pairs (French spacing)", "text/html",
+			[]byte("<meta charset=windows-1252><p>Il dit \xab\xa0caf\xe9\xa0\xbb.</p>"),
+			Text{Body: "Il dit «\u00a0café\u00a0»."}, nil},
+		{"the same bytes undeclared look multi-byte and cannot be read", "text/html",
+			[]byte("<p>Il dit \xab\xa0caf\xe9\xa0\xbb.</p>"), Text{}, ErrCharset},
+		{"windows-1251 in a meta tag only", "text/html",
+			[]byte("<meta charset=\"windows-1251\"><p>\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0</p>"),
+			Text{Body: "Привет, мир"}, nil},
+		{"Shift_JIS declared in the header", "text/html; charset=Shift_JIS",
+			shiftJIS(t, "<title>日本語</title><p>こんにちは、世界。</p>"),
+			Text{Title: "日本語", Body: "こんにちは、世界。"}, nil},
+		{"Shift_JIS declared in a meta tag", "text/html",
+			[]byte(readTestdata(t, "pages/shift_jis.html")),
+			Text{Title: "日本語", Body: "こんにちは、世界。"}, nil},
+		{"Shift_JIS undeclared cannot be read", "text/html",
+			shiftJIS(t, "<p>こんにちは、世界。</p>"), Text{}, ErrCharset},
+	}
+	s := newSite(t, nil)
+	for i, tt := range tests {
+		s.mux.HandleFunc(fmt.Sprintf("/%d", i), func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", tt.contentType)
+			w.Write(tt.body)
+		})
+	}
+	f := New(testConfig())
+	for i, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			res, err := f.Fetch(context.Background(), fmt.Sprintf("http://%s/%d", s.host("a.test"), i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(res.Body, tt.body) || res.ContentType != tt.contentType {
+				t.Fatalf("the body or its type changed on the way: %q, %q", res.Body, res.ContentType)
+			}
+			for _, x := range extractors {
+				got, err := res.Extract(x.fn)
+				if tt.wantErr != nil {
+					if !errors.Is(err, tt.wantErr) {
+						t.Errorf("%s: error %v, want %v", x.name, err, tt.wantErr)
+					}
+					continue
+				}
+				if err != nil || got != tt.want {
+					t.Errorf("%s: got %+v, %v; want %+v", x.name, got, err, tt.want)
+				}
+			}
+		})
+	}
 }
