@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -54,7 +55,8 @@ type Resolver interface {
 // Config sets up a [Fetcher]. Zero values get the safe defaults named in each field's comment.
 type Config struct {
 	// UserAgent is sent with every request. Default [DefaultUserAgent], which names the
-	// program and a contact URL; operators should set their own contact page.
+	// program and a contact URL that is a placeholder on a reserved .example domain:
+	// operators set their own contact page (ledger's --user-agent flag).
 	UserAgent string
 	// ProductToken is the name matched against robots.txt user-agent lines, exactly and
 	// without regard to case. Default [DefaultProductToken].
@@ -176,4 +178,57 @@ func ParseAllow(csv string) ([]netip.Prefix, error) {
 		out = append(out, p.Masked())
 	}
 	return out, nil
+}
+
+// ParseLoginWalled parses the value of the --login-walled flag: host names separated by
+// commas, such as "members.example.org,intranet.example". Each is returned in lower case
+// without a trailing dot; a host stands for all its subdomains too. Blank input gives no
+// hosts. The hosts are meant to be added to [DefaultLoginWalled], not to replace it.
+//
+// It returns an error naming the first entry that is not a bare host name (a URL, a
+// host:port, a wildcard, a name with spaces or empty labels, or non-ASCII letters, which
+// must be written in their xn-- form), so the operator can correct the flag.
+func ParseLoginWalled(csv string) ([]string, error) {
+	var out []string
+	for part := range strings.SplitSeq(csv, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		host := strings.TrimSuffix(strings.ToLower(part), ".")
+		if err := checkHostName(host); err != nil {
+			return nil, fmt.Errorf("login-walled hosts: %q is not a host name (write e.g. members.example.org; subdomains are included): %w", part, err)
+		}
+		out = append(out, host)
+	}
+	return out, nil
+}
+
+// errHostName is the cause ParseLoginWalled wraps for an entry that is not a host name.
+var errHostName = errors.New("not a host name")
+
+// checkHostName accepts a lower-case host name of ASCII letters, digits, hyphens and dots,
+// with labels of 1 to 63 characters that neither start nor end with a hyphen, at most 253
+// characters in all.
+func checkHostName(host string) error {
+	if host == "" || len(host) > 253 {
+		return fmt.Errorf("%w: it must be 1 to 253 characters long", errHostName)
+	}
+	for label := range strings.SplitSeq(host, ".") {
+		if label == "" || len(label) > 63 {
+			return fmt.Errorf("%w: every label between dots must be 1 to 63 characters long", errHostName)
+		}
+		if label[0] == '-' || label[len(label)-1] == '-' {
+			return fmt.Errorf("%w: label %q starts or ends with a hyphen", errHostName, label)
+		}
+		for _, c := range []byte(label) {
+			switch {
+			case c >= 0x80:
+				return fmt.Errorf("%w: it has non-ASCII characters; write the name in its xn-- form", errHostName)
+			case (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-':
+				return fmt.Errorf("%w: %q is not a letter, digit, hyphen or dot (URLs, ports and wildcards are not accepted)", errHostName, string(c))
+			}
+		}
+	}
+	return nil
 }

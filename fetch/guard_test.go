@@ -149,3 +149,46 @@ func TestParseAllow(t *testing.T) {
 		})
 	}
 }
+
+func TestParseLoginWalled(t *testing.T) {
+	tests := []struct {
+		desc    string
+		in      string
+		want    []string
+		wantErr string
+	}{
+		{"empty", "", nil, ""},
+		{"blank entries skipped", " , ,", nil, ""},
+		{"two hosts, spaces trimmed", " members.example.org , intranet.example ", []string{"members.example.org", "intranet.example"}, ""},
+		{"case and a trailing dot folded", "Paywall.Example.COM.", []string{"paywall.example.com"}, ""},
+		{"punycode", "xn--bcher-kva.example", []string{"xn--bcher-kva.example"}, ""},
+		{"digits and hyphens", "news-24.example", []string{"news-24.example"}, ""},
+		{"a URL", "https://members.example.org/", nil, `"https://members.example.org/" is not a host name`},
+		{"a host with a port", "members.example.org:443", nil, `":" is not a letter`},
+		{"a wildcard", "*.example.org", nil, `"*" is not a letter`},
+		{"an empty label", "members..example.org", nil, "every label between dots"},
+		{"a leading dot", ".example.org", nil, "every label between dots"},
+		{"a label ending in a hyphen", "members-.example.org", nil, "starts or ends with a hyphen"},
+		{"a label of 64 characters", strings.Repeat("a", 64) + ".example", nil, "1 to 63 characters"},
+		{"a name of 254 characters", strings.Repeat(strings.Repeat("a", 63)+".", 4)[:254], nil, "1 to 253 characters"},
+		{"non-ASCII letters", "bücher.example", nil, "xn-- form"},
+		{"a space inside", "members example.org", nil, `" " is not a letter`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			got, err := ParseLoginWalled(tc.in)
+			if tc.wantErr != "" {
+				if !errors.Is(err, errHostName) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("ParseLoginWalled(%q) error = %v, want one containing %q", tc.in, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("ParseLoginWalled(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+}

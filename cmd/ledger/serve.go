@@ -17,24 +17,19 @@ import (
 
 var serveCommand = command{
 	name:    "serve",
-	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4]",
+	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...]",
 	run:     runServe,
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
-	fetchConfig := fetchFlags(fs)
-	rest, err := parse(fs, args)
+	rest, cfg, workers, err := parseFetchFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return fmt.Errorf("want: ledger serve [--addr HOST:PORT] [--fetch-allow CIDR,...]: %w", errUsage)
-	}
-	cfg, workers, err := fetchConfig()
-	if err != nil {
-		return err
 	}
 	s, err := open(ctx, *data)
 	if err != nil {
