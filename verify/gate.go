@@ -612,8 +612,9 @@ func optString(raw json.RawMessage, name string, dst *string) error {
 	return nil
 }
 
-// DefaultMemoryFiles are the memory-file patterns of `ledger gate --hook`.
-const DefaultMemoryFiles = "**/MEMORY.md,**/memory/**,**/memories/**,**/*.memory.md"
+// DefaultMemoryFiles are the memory-file patterns of `ledger gate --hook`: memory files and
+// folders, and AGENTS.md, the file of standing instructions coding agents read at every start.
+const DefaultMemoryFiles = "**/MEMORY.md,**/AGENTS.md,**/memory/**,**/memories/**,**/*.memory.md"
 
 // MemoryFiles is a list of glob patterns that name memory files. A pattern is matched against
 // the whole path with forward slashes, case-insensitively; "**" matches any number of path

@@ -115,6 +115,11 @@ func TestMemoryFiles(t *testing.T) {
 		{"source code", "/home/u/proj/main.go", false},
 		{"a name that only contains memory", "/home/u/proj/memory_test.go", false},
 		{"MEMORY.md.bak is not MEMORY.md", "MEMORY.md.bak", false},
+		{"AGENTS.md at the root", "AGENTS.md", true},
+		{"AGENTS.md in a subproject", "/home/u/proj/services/api/AGENTS.md", true},
+		{"agents.md in lower case", "/home/u/proj/agents.md", true},
+		{"AGENTS.md.orig is not AGENTS.md", "/home/u/proj/AGENTS.md.orig", false},
+		{"a folder named AGENTS.md is not the file's name", "/home/u/proj/AGENTS.md/notes.txt", false},
 		{"empty path", "", false},
 	}
 	for _, tt := range tests {

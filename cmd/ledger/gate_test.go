@@ -71,6 +71,8 @@ func TestGateCommand(t *testing.T) {
 		{"bad strength", []string{"gate", "--min-strength", "strong", "-"}, "", 2, "", "want low, medium or high"},
 		{"two files", []string{"gate", allowed, blocked}, "", 2, "", "want: ledger gate"},
 		{"hook: memory file blocked", []string{"gate", "--hook"}, hook("/p/MEMORY.md", "content", "Acme was sold in 2021."), 2, "", "blocked: \"Acme was sold in 2021.\": no source of record"},
+		{"hook: AGENTS.md blocked", []string{"gate", "--hook"}, hook("/x/AGENTS.md", "content", "Acme employs 40 people."), 2, "", "blocked: \"Acme employs 40 people.\": ledger claim c_"},
+		{"hook: AGENTS.md edit blocked", []string{"gate", "--hook"}, hook(`C:\\x\\AGENTS.md`, "new_string", "Acme was sold in 2021."), 2, "", "no source of record"},
 		{"hook: memory file allowed", []string{"gate", "--hook"}, hook("/p/memory/acme.md", "new_string", "Acme was founded in 1999."), 0, "", ""},
 		{"hook: multi-edit, one edit unverified", []string{"gate", "--hook"},
 			`{"tool_name":"MultiEdit","tool_input":{"file_path":"a.memory.md","edits":[{"new_string":"Acme was founded in 1999."},{"new_string":"Acme employs 40 people."}]}}`, 2, "", "Acme employs 40 people."},
