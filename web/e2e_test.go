@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -120,6 +122,25 @@ func eval[T any](b *e2eBrowser, expr string) T {
 	return v
 }
 
+// cookie returns the browser's cookie of that name for the current page; a missing cookie
+// fails the test.
+func (b *e2eBrowser) cookie(name string) *network.Cookie {
+	b.t.Helper()
+	res, err := chromedp.Run(b.ctx, func(ctx context.Context, t *chromedp.Target) (network.GetCookiesResult, error) {
+		return cdp.Call(ctx, t, network.GetCookies, network.GetCookiesParams{})
+	})
+	if err != nil {
+		b.t.Fatalf("read the cookies: %v", err)
+	}
+	for _, c := range res.Cookies {
+		if c.Name == name {
+			return c
+		}
+	}
+	b.t.Fatalf("the browser holds no cookie %s", name)
+	return nil
+}
+
 // shot saves a full-page PNG in screenshotDir.
 func (b *e2eBrowser) shot(name string) {
 	b.t.Helper()
@@ -207,6 +228,10 @@ func TestBrowserWalkthrough(t *testing.T) {
 	b.do("submit sign-in", chromedp.Click(chromedp.CSS(`form.narrow button`)), chromedp.WaitVisible(chromedp.CSS("header nav")))
 	if h := b.text("h1"); h != "Batches" {
 		t.Fatalf("after sign-in the operator lands on %q", h)
+	}
+	// The session cookie is Secure, yet came back over plain http: 127.0.0.1 is a secure context.
+	if c := b.cookie(sessionCookie); !c.Secure || !c.HTTPOnly {
+		t.Fatalf("session cookie in the browser: Secure %v, HttpOnly %v", c.Secure, c.HTTPOnly)
 	}
 
 	// Paste: the preview arrives in place (htmx), then the commit records the batch.
