@@ -356,7 +356,7 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusCreated, "setup", "", view{Title: "First run", Viewer: v, Data: setupData{Name: name, APIToken: apiToken}})
 }
 
-// handleHome sends operators to the paste page and auditors to the audit.
+// handleHome sends operators to the batches and auditors to the audit.
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 	v, _ := viewerFrom(r.Context())
 	if v.User.CanWrite() {
