@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -379,6 +381,60 @@ func TestFirstRunSetup(t *testing.T) {
 	g := newPageFixture(t, "")
 	if p := g.browser(t).get("/setup?token="); p.status != http.StatusForbidden {
 		t.Fatalf("setup without a token: %d", p.status)
+	}
+}
+
+// TestFirstRunRace posts the first-run form eight times at once with the same token, each
+// with its own name: exactly one post creates an operator, the others are refused, and the
+// chain holds one user.added. Under -race it also watches the setup state's locking.
+func TestFirstRunRace(t *testing.T) {
+	const token = "the-one-time-setup-token"
+	f := newPageFixture(t, token)
+	const n = 8
+	statuses := make([]int, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			form := url.Values{"token": {token}, "name": {fmt.Sprintf("operator%d", i)}, "password": {opPassword}, "password2": {opPassword}}
+			resp, err := f.srv.Client().PostForm(f.srv.URL+"/setup", form)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			resp.Body.Close()
+			statuses[i] = resp.StatusCode
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i, st := range statuses {
+		if errs[i] != nil {
+			t.Fatalf("post %d: %v", i, errs[i])
+		}
+		switch st {
+		case http.StatusCreated:
+			created++
+		case http.StatusForbidden:
+		default:
+			t.Fatalf("post %d answered %d, want 201 or 403 (all: %v)", i, st, statuses)
+		}
+	}
+	if created != 1 {
+		t.Fatalf("%d posts created an operator, want exactly 1 (statuses %v)", created, statuses)
+	}
+	events, err := f.store.Events(context.Background(), 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := 0
+	for _, e := range events {
+		if e.Type == "user.added" {
+			added++
+		}
+	}
+	if added != 1 {
+		t.Fatalf("the chain holds %d user.added events, want 1", added)
 	}
 }
 
