@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -18,24 +19,37 @@ const corpusDir = "../../shared/corpus/pages"
 type corpusSite struct {
 	*httptest.Server
 	port string
+	// release lets the held pages answer; calling it again does nothing.
+	release func()
 }
 
 // newCorpusSite serves saved real pages: /NAME answers corpus page NAME.html as text/html
 // after delay, and /changing/NAME answers it on the first, third, ... request and a page
 // without its text on the others, like a page edited between two fetches. robots.txt
-// allows everything. A missing corpus fails the test.
-func newCorpusSite(t *testing.T, delay time.Duration) corpusSite {
+// allows everything. The pages named in held answer only once the site's release is called
+// (or their client gave up), so a test can keep a check running until it has seen what it
+// waits for. A missing corpus fails the test.
+func newCorpusSite(t *testing.T, delay time.Duration, held ...string) corpusSite {
 	t.Helper()
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Fatalf("the saved pages are missing (%v); lay shared/ beside the checkout as CI does", err)
 	}
 	var mu sync.Mutex
 	served := map[string]int{}
-	page := func(w http.ResponseWriter, name string) {
+	gate := make(chan struct{})
+	release := sync.OnceFunc(func() { close(gate) })
+	page := func(w http.ResponseWriter, r *http.Request, name string) {
 		body, err := os.ReadFile(filepath.Join(corpusDir, filepath.Base(name)+".html"))
 		if err != nil {
 			http.Error(w, "no such page", http.StatusNotFound)
 			return
+		}
+		if slices.Contains(held, name) {
+			select {
+			case <-gate:
+			case <-r.Context().Done():
+				return
+			}
 		}
 		time.Sleep(delay)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -46,14 +60,14 @@ func newCorpusSite(t *testing.T, delay time.Duration) corpusSite {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte("User-agent: *\nAllow: /\n"))
 	})
-	mux.HandleFunc("GET /{name}", func(w http.ResponseWriter, r *http.Request) { page(w, r.PathValue("name")) })
+	mux.HandleFunc("GET /{name}", func(w http.ResponseWriter, r *http.Request) { page(w, r, r.PathValue("name")) })
 	mux.HandleFunc("GET /changing/{name}", func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		served[r.PathValue("name")]++
 		n := served[r.PathValue("name")]
 		mu.Unlock()
 		if n%2 == 1 {
-			page(w, r.PathValue("name"))
+			page(w, r, r.PathValue("name"))
 			return
 		}
 		time.Sleep(delay)
@@ -62,6 +76,7 @@ func newCorpusSite(t *testing.T, delay time.Duration) corpusSite {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
+	t.Cleanup(release) // before Close, which waits for held requests
 	u, _ := url.Parse(srv.URL)
-	return corpusSite{Server: srv, port: u.Port()}
+	return corpusSite{Server: srv, port: u.Port(), release: release}
 }

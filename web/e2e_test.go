@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"net/netip"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -120,6 +123,92 @@ func eval[T any](b *e2eBrowser, expr string) T {
 	return v
 }
 
+// cookie returns the browser's cookie of that name for the current page; a missing cookie
+// fails the test.
+func (b *e2eBrowser) cookie(name string) *network.Cookie {
+	b.t.Helper()
+	res, err := chromedp.Run(b.ctx, func(ctx context.Context, t *chromedp.Target) (network.GetCookiesResult, error) {
+		return cdp.Call(ctx, t, network.GetCookies, network.GetCookiesParams{})
+	})
+	if err != nil {
+		b.t.Fatalf("read the cookies: %v", err)
+	}
+	for _, c := range res.Cookies {
+		if c.Name == name {
+			return c
+		}
+	}
+	b.t.Fatalf("the browser holds no cookie %s", name)
+	return nil
+}
+
+// progressView is what the batch page shows of a check.
+type progressView struct {
+	Running  bool     `json:"running"`  // "Checking: N of M citation(s) done."
+	Finished bool     `json:"finished"` // "Check done: N of M citation(s) checked."
+	Done     int      `json:"done"`     // N
+	Total    int      `json:"total"`    // M
+	Statuses []string `json:"statuses"` // each claim's first citation status, in table order
+	SamePage bool     `json:"samePage"` // the document was not reloaded since the check started
+}
+
+func (v progressView) String() string {
+	state := "other"
+	switch {
+	case v.Running:
+		state = "checking"
+	case v.Finished:
+		state = "done"
+	}
+	if !v.SamePage {
+		state += " (reloaded)"
+	}
+	return fmt.Sprintf("%s %d/%d %v", state, v.Done, v.Total, v.Statuses)
+}
+
+// readProgress reads the progress line by its words, not its class: while htmx settles a
+// swap, the new element briefly carries the old one's class.
+const readProgress = `(() => {
+	const p = document.querySelector("#job-progress");
+	const text = p ? p.textContent : "";
+	const n = text.match(/(\d+) of (\d+) citation/);
+	return {
+		running: text.startsWith("Checking:"),
+		finished: text.startsWith("Check done:"),
+		done: n ? Number(n[1]) : -1,
+		total: n ? Number(n[2]) : -1,
+		statuses: Array.from(document.querySelectorAll(".claim-table tbody tr"),
+			tr => (tr.querySelector("td:nth-child(4) .status") || {textContent: ""}).textContent),
+		samePage: window.e2eSamePage === true,
+	};
+})()`
+
+// watchProgress reads the batch page every 20 ms, appends each state that differs from the
+// last one to seen, and returns the first state for which want holds. It fails the test,
+// listing the states seen, when none does before the deadline.
+func (b *e2eBrowser) watchProgress(seen *[]progressView, within time.Duration, want func(progressView) bool) progressView {
+	b.t.Helper()
+	deadline := time.Now().Add(within)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		v := eval[progressView](b, readProgress)
+		if n := len(*seen); n == 0 || fmt.Sprint((*seen)[n-1]) != fmt.Sprint(v) {
+			*seen = append(*seen, v)
+		}
+		if len(v.Statuses) < 4 {
+			b.t.Fatalf("the batch page shows %d claims, want 4: %v", len(v.Statuses), *seen)
+		}
+		if want(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("the batch page did not show the awaited state within %s; it showed: %v", within, *seen)
+		}
+		<-tick.C
+	}
+}
+
 // shot saves a full-page PNG in screenshotDir.
 func (b *e2eBrowser) shot(name string) {
 	b.t.Helper()
@@ -172,7 +261,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	site := newCorpusSite(t, 300*time.Millisecond)
+	site := newCorpusSite(t, 300*time.Millisecond, "lemonde-1")
 	jobs := verify.NewJobs(st, verify.NewChecker(fetch.Config{
 		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1,
 	}), 2)
@@ -208,6 +297,10 @@ func TestBrowserWalkthrough(t *testing.T) {
 	if h := b.text("h1"); h != "Batches" {
 		t.Fatalf("after sign-in the operator lands on %q", h)
 	}
+	// The session cookie is Secure, yet came back over plain http: 127.0.0.1 is a secure context.
+	if c := b.cookie(sessionCookie); !c.Secure || !c.HTTPOnly {
+		t.Fatalf("session cookie in the browser: Secure %v, HttpOnly %v", c.Secure, c.HTTPOnly)
+	}
 
 	// Paste: the preview arrives in place (htmx), then the commit records the batch.
 	research := strings.ReplaceAll(e2eResearch, "{{port}}", site.port)
@@ -231,10 +324,34 @@ func TestBrowserWalkthrough(t *testing.T) {
 	b.do("commit", chromedp.Click(chromedp.CSS("#commit-button")), chromedp.WaitVisible(chromedp.CSS("#check-button")))
 	b.shot("04-batch")
 
-	// Check: the statuses arrive in place while the job runs, then the polling stops.
+	// Check: the statuses arrive in place while the job runs, then the polling stops. Claim
+	// 3's page is held until the page has shown a state between the start and the end, so
+	// the job cannot finish before the browser had the chance to show its progress.
+	eval[bool](b, `window.e2eSamePage = true`)
 	b.do("start the check", chromedp.Click(chromedp.CSS("#check-button")), chromedp.WaitVisible(chromedp.CSS("#job-progress progress")))
+	var seen []progressView
+	mid := b.watchProgress(&seen, 20*time.Second, func(v progressView) bool {
+		return v.Running && 0 < v.Done && v.Done < v.Total &&
+			v.Statuses[0] == "found_at_source" && v.Statuses[2] == "reported"
+	})
 	b.shot("05-checking")
-	b.do("wait for the check", chromedp.WaitVisible(chromedp.CSS("p.verdict#job-progress")))
+	site.release()
+	end := b.watchProgress(&seen, 20*time.Second, func(v progressView) bool { return v.Finished })
+	if !mid.SamePage || !end.SamePage {
+		t.Fatalf("the page was reloaded while the check ran; its states: %v", seen)
+	}
+	if seen[0].Done != 0 || seen[0].Statuses[0] != "reported" {
+		t.Fatalf("the first state shown was not the start of the check: %v", seen)
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i].Done < seen[i-1].Done {
+			t.Fatalf("the done count went back: %v", seen)
+		}
+	}
+	if end.Done != end.Total || end.Statuses[2] != "not_found" {
+		t.Fatalf("the check ended with claim 3 %q, want all done and not_found: %v", end.Statuses[2], seen)
+	}
+	t.Logf("states the batch page showed while checking: %v", seen)
 	if got := b.text("#job-progress"); got != "Check done: 4 of 4 citation(s) checked." {
 		t.Fatalf("job progress %q", got)
 	}

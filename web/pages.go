@@ -268,7 +268,7 @@ func (s *server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	setSessionCookie(w, r, sess)
+	setSessionCookie(w, sess)
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
@@ -278,7 +278,7 @@ func (s *server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, v, err)
 		return
 	}
-	clearSessionCookie(w, r)
+	clearSessionCookie(w)
 	http.Redirect(w, r, "/signin", http.StatusSeeOther)
 }
 
@@ -351,12 +351,12 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	setSessionCookie(w, r, sess)
+	setSessionCookie(w, sess)
 	v := viewer{User: sess.User, sessionID: sess.ID, CSRF: csrfToken(sess.ID)}
 	s.render(w, r, http.StatusCreated, "setup", "", view{Title: "First run", Viewer: v, Data: setupData{Name: name, APIToken: apiToken}})
 }
 
-// handleHome sends operators to the paste page and auditors to the audit.
+// handleHome sends operators to the batches and auditors to the audit.
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 	v, _ := viewerFrom(r.Context())
 	if v.User.CanWrite() {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -152,14 +154,12 @@ func TestSignInAndOut(t *testing.T) {
 		t.Fatalf("sign-in with a foreign next: %d %q", p.status, p.header.Get("Location"))
 	}
 	cookie := p.header.Get("Set-Cookie")
-	for _, want := range []string{"ledger_session=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+	for _, want := range []string{"ledger_session=", "HttpOnly", "Secure", "SameSite=Lax", "Path=/"} {
 		if !strings.Contains(cookie, want) {
 			t.Errorf("session cookie %q lacks %s", cookie, want)
 		}
 	}
-	if strings.Contains(cookie, "Secure") {
-		t.Errorf("session cookie %q is Secure over plain http; it would never come back", cookie)
-	}
+	// The Secure cookie comes back over http://127.0.0.1: a loopback host is a secure context.
 	p = b.get("/audit")
 	if p.status != 200 || !strings.Contains(p.body, "olga") || b.csrf == "" {
 		t.Fatalf("audit page after sign-in: %d", p.status)
@@ -173,15 +173,61 @@ func TestSignInAndOut(t *testing.T) {
 	}
 }
 
-func TestSecureCookieBehindTLSProxy(t *testing.T) {
-	f := newPageFixture(t, "")
-	b := f.browser(t)
-	req, _ := http.NewRequest("POST", b.base+"/signin", strings.NewReader(url.Values{"name": {"olga"}, "password": {opPassword}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("X-Forwarded-Proto", "https")
-	p := b.do(req)
-	if !strings.Contains(p.header.Get("Set-Cookie"), "Secure") {
-		t.Fatalf("cookie behind an https proxy: %q", p.header.Get("Set-Cookie"))
+// TestEveryCookieIsSecure sends every kind of request that sets a cookie, over plain http to
+// 127.0.0.1 (and once behind a proxy that says https), and checks each Set-Cookie's attributes.
+func TestEveryCookieIsSecure(t *testing.T) {
+	const setupToken = "the-one-time-setup-token"
+	stale := "ledger_session=stale-or-forged-session-id"
+	tests := []struct {
+		desc     string
+		setup    string // the fixture's first-run token; empty for a ledger with users
+		signedIn bool
+		method   string
+		path     string
+		form     url.Values
+		header   []string // name, value pairs
+		status   int
+	}{
+		{"sign-in", "", false, "POST", "/signin", url.Values{"name": {"olga"}, "password": {opPassword}}, nil, http.StatusSeeOther},
+		{"sign-in behind an https proxy", "", false, "POST", "/signin", url.Values{"name": {"olga"}, "password": {opPassword}},
+			[]string{"X-Forwarded-Proto", "https"}, http.StatusSeeOther},
+		{"sign-out", "", true, "POST", "/signout", url.Values{}, nil, http.StatusSeeOther},
+		{"first run signs the new operator in", setupToken, false, "POST", "/setup",
+			url.Values{"token": {setupToken}, "name": {"olga"}, "password": {opPassword}, "password2": {opPassword}}, nil, http.StatusCreated},
+		{"a page with a stale session clears it", "", false, "GET", "/batches", nil, []string{"Cookie", stale}, http.StatusSeeOther},
+		{"an htmx request with a stale session clears it", "", false, "GET", "/batches", nil,
+			[]string{"Cookie", stale, "HX-Request", "true"}, http.StatusUnauthorized},
+		{"a post with a stale session clears it", "", false, "POST", "/paste", url.Values{"text": {"x"}}, []string{"Cookie", stale}, http.StatusUnauthorized},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			b := newPageFixture(t, tt.setup).browser(t)
+			if tt.signedIn {
+				b.signIn("olga", opPassword)
+			}
+			var p page
+			if tt.method == "GET" {
+				p = b.get(tt.path, tt.header...)
+			} else {
+				p = b.post(tt.path, tt.form, tt.header...)
+			}
+			if p.status != tt.status {
+				t.Fatalf("status %d, want %d: %s", p.status, tt.status, p.body)
+			}
+			lines := p.header.Values("Set-Cookie")
+			if len(lines) == 0 {
+				t.Fatal("no cookie was set")
+			}
+			for _, line := range lines {
+				c, err := http.ParseSetCookie(line)
+				if err != nil {
+					t.Fatalf("Set-Cookie %q: %v", line, err)
+				}
+				if !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" {
+					t.Errorf("Set-Cookie %q: want Secure, HttpOnly, SameSite=Lax, Path=/", line)
+				}
+			}
+		})
 	}
 }
 
@@ -335,6 +381,60 @@ func TestFirstRunSetup(t *testing.T) {
 	g := newPageFixture(t, "")
 	if p := g.browser(t).get("/setup?token="); p.status != http.StatusForbidden {
 		t.Fatalf("setup without a token: %d", p.status)
+	}
+}
+
+// TestFirstRunRace posts the first-run form eight times at once with the same token, each
+// with its own name: exactly one post creates an operator, the others are refused, and the
+// chain holds one user.added. Under -race it also watches the setup state's locking.
+func TestFirstRunRace(t *testing.T) {
+	const token = "the-one-time-setup-token"
+	f := newPageFixture(t, token)
+	const n = 8
+	statuses := make([]int, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			form := url.Values{"token": {token}, "name": {fmt.Sprintf("operator%d", i)}, "password": {opPassword}, "password2": {opPassword}}
+			resp, err := f.srv.Client().PostForm(f.srv.URL+"/setup", form)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			resp.Body.Close()
+			statuses[i] = resp.StatusCode
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i, st := range statuses {
+		if errs[i] != nil {
+			t.Fatalf("post %d: %v", i, errs[i])
+		}
+		switch st {
+		case http.StatusCreated:
+			created++
+		case http.StatusForbidden:
+		default:
+			t.Fatalf("post %d answered %d, want 201 or 403 (all: %v)", i, st, statuses)
+		}
+	}
+	if created != 1 {
+		t.Fatalf("%d posts created an operator, want exactly 1 (statuses %v)", created, statuses)
+	}
+	events, err := f.store.Events(context.Background(), 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := 0
+	for _, e := range events {
+		if e.Type == "user.added" {
+			added++
+		}
+	}
+	if added != 1 {
+		t.Fatalf("the chain holds %d user.added events, want 1", added)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 
 	"evidenceledger/evidence"
@@ -24,9 +23,10 @@ type accounts interface {
 	SignOut(ctx context.Context, id string) error
 }
 
-// sessionCookie holds the session id. It is HttpOnly and SameSite=Lax always, and Secure
-// when the request came over TLS or through a proxy that says so (X-Forwarded-Proto: https):
-// a Secure cookie would never be sent back over http://127.0.0.1, where the local server runs.
+// sessionCookie holds the session id. It is HttpOnly, Secure and SameSite=Lax always.
+// Browsers treat http://127.0.0.1, http://[::1] and http://localhost as secure contexts, so the
+// local server gets the cookie back over plain http; on any other host a Secure cookie is
+// sent only over https, so a server reached from elsewhere must be behind TLS.
 const sessionCookie = "ledger_session"
 
 // viewer is the signed-in person of a page request.
@@ -45,22 +45,17 @@ func viewerFrom(ctx context.Context) (viewer, bool) {
 	return v, ok
 }
 
-// secureRequest reports whether the browser reached us over https.
-func secureRequest(r *http.Request) bool {
-	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
-}
-
-func setSessionCookie(w http.ResponseWriter, r *http.Request, sess ledger.Session) {
+func setSessionCookie(w http.ResponseWriter, sess ledger.Session) {
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: sess.ID, Path: "/", Expires: sess.Expires,
-		HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
 	})
 }
 
-func clearSessionCookie(w http.ResponseWriter, r *http.Request) {
+func clearSessionCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
 	})
 }
 
@@ -77,7 +72,7 @@ func (s *server) page(need role, h http.HandlerFunc) http.Handler {
 		}
 		if err != nil {
 			if c != nil {
-				clearSessionCookie(w, r)
+				clearSessionCookie(w)
 			}
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
 				target := "/signin?next=" + url.QueryEscape(r.URL.RequestURI())

@@ -1,10 +1,15 @@
-// Package web is the evidence ledger's HTTP server: the JSON API behind bearer tokens.
+// Package web is the evidence ledger's HTTP server: the JSON API behind bearer tokens for
+// scripts and workflows, and the HTML pages for people.
 //
 // [New] returns the handler with every route, built from a [Config]: the [Ledger] it reads
-// and writes, and the [CheckJobs] that run batch checks. Requests to /api/ carry
-// "Authorization: Bearer TOKEN" (tokens come from ledger user add); without a valid token the
-// answer is 401. Auditors read; operators also write, and a user whose role may only read
-// gets 403 on a route that writes. [UserFrom] gives a handler the signed-in user.
+// and writes, the [CheckJobs] that run batch checks, and the first-run token.
+//
+// # The API
+//
+// Requests to /api/ carry "Authorization: Bearer TOKEN" (tokens come from ledger user add);
+// without a valid token the answer is 401. Auditors read; operators also write, and a user
+// whose role may only read gets 403 on a route that writes. [UserFrom] gives a handler the
+// signed-in user.
 //
 //	GET  /healthz                          {"ok":true}, no token needed
 //	POST /api/research                     {"text":...} or {"claims":[...]}: 201, the batch and its claims
@@ -24,6 +29,41 @@
 // [Error], which maps the ledger's errors to HTTP statuses (invalid input 400, no valid token
 // 401, a reader writing 403, not found 404, conflict 409; anything else 500, logged and not
 // sent). [GateLedger] adapts the ledger to the memory-write gate of package verify.
+//
+// # The pages
+//
+// Everything outside /api/ is server-rendered html/template pages that use the vendored htmx
+// where the browser runs it and work as plain links and form posts where it does not:
+//
+//	GET  /setup?token=T, POST /setup       first run: the one-time link creates the first operator
+//	GET  /signin, POST /signin, POST /signout
+//	GET  /                                 operators go to /batches, auditors to /audit
+//	GET  /paste; POST /paste/preview, /paste   preview research, then commit what was previewed
+//	GET  /batches, /batches/{id}?job=      batches; a batch with its claims and a check's progress
+//	POST /batches/{id}/check               start checking the batch, then follow it
+//	GET  /claims, /claims/{id}             claims; one claim with excerpt, verdicts, adjudication
+//	GET  /documents/{sha256}               a stored page as inert plain text
+//	GET  /seams; POST /seams, /seams/{id}/resolve
+//	GET  /sources; POST /sources/{id}/classify
+//	GET  /audit?run=1                      recompute the chain
+//	GET  /static/{name}                    htmx and the style sheet, from the binary
+//
+// Fragments follow one rule: a route answers its whole page, and with "HX-Request: true"
+// only the fragment its page's htmx element targets, a {{define}} block of the same template.
+// An htmx request's error is retargeted to the page's message box.
+//
+// Sign-in is by name and password (argon2id, in package ledger); the session id lives in the
+// cookie ledger_session, which is HttpOnly, SameSite=Lax and always Secure. Browsers send a
+// Secure cookie back over http to 127.0.0.1, [::1] and localhost only, so a server reached
+// from other hosts must be behind TLS. Auditors see every page and get 403 on every form
+// that changes state. Against cross-site requests, every page route is behind net/http's
+// [http.CrossOriginProtection], and every state-changing form of a signed-in person carries
+// a token derived from the session (the csrf field or the X-CSRF-Token header). Every HTML
+// answer carries a Content-Security-Policy that allows scripts, styles and connections from
+// this origin only; the pages have no inline script or style.
+//
+// docs/pages.md describes the pages in full: routes, fragments, sessions, first run, CSRF,
+// headers and what the tests cover.
 package web
 
 import (
