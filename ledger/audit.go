@@ -67,6 +67,16 @@ func (p *problemList) sortAndTrim() {
 	}
 }
 
+// addAll appends the problems of q after those of p.
+func (p *problemList) addAll(q *problemList) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.list = append(p.list, q.list...)
+	if len(p.list) >= 2*maxProblems {
+		p.sortAndTrim()
+	}
+}
+
 func (p *problemList) report(events int64, head string) Report {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -75,15 +85,21 @@ func (p *problemList) report(events int64, head string) Report {
 	return Report{OK: len(list) == 0, Events: events, Head: head, Problems: list}
 }
 
-// verifyJob is one event to re-hash and verify under pub.
-type verifyJob struct {
-	ev  Event
-	pub ed25519.PublicKey
+// auditBatch is a run of consecutive events handed to the signature workers (and, in Audit,
+// to the replay). pubs[i] is the key evs[i] must verify under, or nil when the event cannot
+// be verified (the problem has been reported).
+type auditBatch struct {
+	evs  []Event
+	pubs []ed25519.PublicKey
 }
+
+// auditBatchSize is the number of events per batch: large enough that channel hand-offs cost
+// nothing next to the signature checks, small enough to keep memory bounded.
+const auditBatchSize = 256
 
 // chainChecker checks a stream of events in seq order: links, times, actors and which key is
 // current, sequentially; hashes and signatures on runtime.NumCPU workers. It holds no more
-// than a bounded queue of events.
+// than a bounded queue of batches.
 type chainChecker struct {
 	probs   *problemList
 	anchors map[string]ed25519.PublicKey // trusted keys (offline audit), or nil
@@ -96,38 +112,54 @@ type chainChecker struct {
 	events  int64
 	head    string
 
-	jobs chan verifyJob
-	wg   sync.WaitGroup
+	batch  auditBatch
+	jobs   chan auditBatch
+	replay chan<- []Event // also receives every batch's events, or nil
+	wg     sync.WaitGroup
 }
 
+// newChainChecker starts the signature workers. Set replay before the first add to have
+// every batch of events sent there too (after the workers have it); closeQueue closes it.
 func newChainChecker(probs *problemList, anchors map[string]ed25519.PublicKey) *chainChecker {
-	c := &chainChecker{probs: probs, anchors: anchors, next: 1, prev: zeroHash, jobs: make(chan verifyJob, 512)}
-	for range runtime.NumCPU() {
+	workers := runtime.NumCPU()
+	c := &chainChecker{probs: probs, anchors: anchors, next: 1, prev: zeroHash, jobs: make(chan auditBatch, 2*workers)}
+	for range workers {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			for j := range c.jobs {
-				c.verify(j)
+			for b := range c.jobs {
+				for i := range b.evs {
+					if b.pubs[i] != nil {
+						c.verify(&b.evs[i], b.pubs[i])
+					}
+				}
 			}
 		}()
 	}
 	return c
 }
 
-// verify re-hashes an event and checks its signature.
-func (c *chainChecker) verify(j verifyJob) {
-	ev := &j.ev
-	d, err := ev.digest()
-	if err != nil {
-		c.probs.add(ev.Seq, "", "event %d: it cannot be canonicalized, so its hash cannot be checked: %v", ev.Seq, err)
-		return
+// verify re-hashes an event and checks its signature. A payload already in canonical form
+// (as Record stores it) is hashed as it is; any other is canonicalized first.
+func (c *chainChecker) verify(ev *Event, pub ed25519.PublicKey) {
+	var d [32]byte
+	if canonicalJSON(ev.Payload) {
+		d = sha256.Sum256(ev.canonicalWith(ev.Payload))
+	} else {
+		var err error
+		if d, err = ev.digest(); err != nil {
+			c.probs.add(ev.Seq, "", "event %d: it cannot be canonicalized, so its hash cannot be checked: %v", ev.Seq, err)
+			return
+		}
 	}
-	if hex.EncodeToString(d[:]) != ev.Hash {
+	var hx [2 * sha256.Size]byte
+	hex.Encode(hx[:], d[:])
+	if string(hx[:]) != ev.Hash {
 		c.probs.add(ev.Seq, "", "event %d: the event was changed after it was signed: its hash does not match its contents", ev.Seq)
 		return
 	}
 	sig, err := base64.StdEncoding.DecodeString(ev.Sig)
-	if err != nil || !ed25519.Verify(j.pub, d[:], sig) {
+	if err != nil || !ed25519.Verify(pub, d[:], sig) {
 		c.probs.add(ev.Seq, "", "event %d: its signature does not verify under key %s, the key current at this point of the chain", ev.Seq, ev.Key)
 	}
 }
@@ -164,9 +196,26 @@ func (c *chainChecker) add(ev Event) {
 		c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
 	}
 	pub, ok := c.keyOf(&ev)
-	if ok {
-		c.jobs <- verifyJob{ev: ev, pub: pub}
+	if !ok {
+		pub = nil
 	}
+	c.batch.evs = append(c.batch.evs, ev)
+	c.batch.pubs = append(c.batch.pubs, pub)
+	if len(c.batch.evs) == auditBatchSize {
+		c.flush()
+	}
+}
+
+// flush hands the pending batch to the workers and the replay.
+func (c *chainChecker) flush() {
+	if len(c.batch.evs) == 0 {
+		return
+	}
+	c.jobs <- c.batch
+	if c.replay != nil {
+		c.replay <- c.batch.evs
+	}
+	c.batch = auditBatch{evs: make([]Event, 0, auditBatchSize), pubs: make([]ed25519.PublicKey, 0, auditBatchSize)}
 }
 
 // keyOf returns the key ev must verify under and follows key.created and key.rotated. ok is
@@ -226,9 +275,19 @@ func (c *chainChecker) namedKey(ev *Event) (string, ed25519.PublicKey, bool) {
 	return p.KeyID, pub, true
 }
 
-// finish waits for the queued checks.
-func (c *chainChecker) finish() {
+// closeQueue hands on the last batch and closes the workers' queue and the replay channel.
+// Call it once, when the last event has been added.
+func (c *chainChecker) closeQueue() {
+	c.flush()
 	close(c.jobs)
+	if c.replay != nil {
+		close(c.replay)
+	}
+}
+
+// finish closes the queue and waits for the queued checks.
+func (c *chainChecker) finish() {
+	c.closeQueue()
 	c.wg.Wait()
 }
 
@@ -236,7 +295,8 @@ func (c *chainChecker) finish() {
 // every signature under the key current at its seq (on every core), re-hashes every blob,
 // checks that every blob an event names is stored, replays all events into an empty
 // temporary database and compares every projection table with the stored one, row by row.
-// It streams: memory does not grow with the number of events.
+// It streams: memory does not grow with the number of events. The replay, the blob check
+// and the table comparison run while the signatures are being checked.
 //
 // Findings are in the report; the error is for an audit that could not run (the database
 // cannot be read, no temporary file can be made).
@@ -254,27 +314,31 @@ func (s *Store) Audit(ctx context.Context) (Report, error) {
 
 	probs := &problemList{}
 	c := newChainChecker(probs, nil)
+	c.replay = rp.events
 	go rp.run(probs)
-	err = eachEvent(ctx, rtx, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events ORDER BY seq", func(ev Event) {
-		c.add(ev)
-		rp.events <- ev
-	})
-	c.finish()
-	close(rp.events)
+	err = eachEvent(ctx, rtx, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events ORDER BY seq", c.add)
+	c.closeQueue()
+	defer c.wg.Wait()
 	if rerr := <-rp.done; err == nil {
 		err = rerr
 	}
 	if err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
 	}
-	if err := checkBlobs(ctx, rtx, probs); err != nil {
+	// The workers may still be checking the last signatures. Blob and table problems go to
+	// a list of their own, appended after them, so that the report lists problems in the
+	// same order as if each step had waited for the one before.
+	stored := &problemList{}
+	if err := checkBlobs(ctx, rtx, stored); err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
 	}
 	for _, t := range projectionTables {
-		if err := compareTable(ctx, rtx, rp.db, t, probs); err != nil {
+		if err := compareTable(ctx, rtx, rp.db, t, stored); err != nil {
 			return Report{}, fmt.Errorf("audit: compare table %s: %w", t.name, err)
 		}
 	}
+	c.wg.Wait()
+	probs.addAll(stored)
 	return probs.report(c.events, c.head), nil
 }
 
@@ -325,8 +389,11 @@ func checkBlobs(ctx context.Context, rtx *sql.Tx, probs *problemList) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	// A payload can name blobs only if it spells "blobs" or holds an escape: the other
+	// payloads are not parsed at all.
 	missing, err := rtx.QueryContext(ctx, `SELECT e.seq, j.value FROM events e, json_each(e.payload, '$.blobs') j
-		WHERE json_valid(e.payload) AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.sha256 = j.value) ORDER BY e.seq`)
+		WHERE (instr(e.payload, 'blobs') > 0 OR instr(e.payload, '\') > 0) AND json_valid(e.payload)
+		AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.sha256 = j.value) ORDER BY e.seq`)
 	if err != nil {
 		return err
 	}
@@ -346,10 +413,12 @@ func checkBlobs(ctx context.Context, rtx *sql.Tx, probs *problemList) error {
 type replay struct {
 	dir    string
 	db     *sql.DB
-	events chan Event
+	events chan []Event
 	done   chan error
 }
 
+// newReplay makes the temporary database. It is thrown away after the audit, so it is
+// written without a journal and without fsync.
 func newReplay(ctx context.Context) (*replay, error) {
 	dir, err := os.MkdirTemp("", "ledger-audit-")
 	if err != nil {
@@ -365,32 +434,24 @@ func newReplay(ctx context.Context) (*replay, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("audit: make a temporary database: %w", err)
 	}
-	return &replay{dir: dir, db: db, events: make(chan Event, 1024), done: make(chan error, 1)}, nil
+	return &replay{dir: dir, db: db, events: make(chan []Event, 4), done: make(chan error, 1)}, nil
 }
 
-// run applies every event it receives, committing every few thousand.
+// run applies every event it receives in one transaction, and reports on done when the
+// channel is closed. After an error it drains the channel.
 func (r *replay) run(probs *problemList) {
-	var tx *sql.Tx
-	var err error
-	n := 0
-	for ev := range r.events {
+	tx, err := r.db.Begin()
+	for evs := range r.events {
 		if err != nil {
 			continue
 		}
-		if tx == nil {
-			if tx, err = r.db.Begin(); err != nil {
-				continue
+		for i := range evs {
+			if perr := apply(tx, &evs[i]); perr != nil {
+				probs.add(evs[i].Seq, "", "event %d: replaying it into an empty database fails: %v", evs[i].Seq, perr)
 			}
 		}
-		if perr := apply(tx, &ev); perr != nil {
-			probs.add(ev.Seq, "", "event %d: replaying it into an empty database fails: %v", ev.Seq, perr)
-		}
-		if n++; n%5000 == 0 {
-			err = tx.Commit()
-			tx = nil
-		}
 	}
-	if tx != nil && err == nil {
+	if err == nil {
 		err = tx.Commit()
 	}
 	r.done <- err
