@@ -128,9 +128,20 @@ func (e *Event) digest() ([32]byte, error) {
 // seal sets Key, Hash and Sig: the digest of the canonical form, signed by g. The payload
 // must already be canonical (prepareDraft made it so).
 func (e *Event) seal(g signer) {
+	e.sign(g, e.hashFor(g))
+}
+
+// hashFor sets Key to g's id and Hash to the digest of the canonical form, and returns the
+// digest. The payload must already be canonical.
+func (e *Event) hashFor(g signer) [32]byte {
 	e.Key = g.id
 	d := sha256.Sum256(e.canonicalWith(e.Payload))
 	e.Hash = hex.EncodeToString(d[:])
+	return d
+}
+
+// sign sets Sig: g's signature over the digest d that hashFor returned.
+func (e *Event) sign(g signer, d [32]byte) {
 	e.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(g.priv, d[:]))
 }
 

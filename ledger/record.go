@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"time"
 )
 
@@ -116,11 +118,19 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	defer insEvent.Close()
+	// Hashes chain, so they are computed in order; the signatures are independent of each
+	// other and are made on every core.
 	evs := make([]Event, len(items))
+	digests := make([][32]byte, len(items))
 	for i, it := range items {
 		seq++
-		ev := Event{V: FormatVersion, Seq: seq, Prev: prev, At: at, Actor: actor, Type: it.typ, Payload: it.payload}
-		ev.seal(g)
+		evs[i] = Event{V: FormatVersion, Seq: seq, Prev: prev, At: at, Actor: actor, Type: it.typ, Payload: it.payload}
+		digests[i] = evs[i].hashFor(g)
+		prev = evs[i].Hash
+	}
+	signAll(g, evs, digests)
+	for i, it := range items {
+		ev := &evs[i]
 		if _, err := insEvent.ExecContext(ctx, ev.Seq, ev.V, ev.Prev, ev.At, ev.Actor, ev.Type, ev.Key, string(ev.Payload), ev.Hash, ev.Sig); err != nil {
 			return nil, fmt.Errorf("record: insert event %d: %w", ev.Seq, err)
 		}
@@ -134,11 +144,9 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 				return nil, fmt.Errorf("record: store blob %s: %w", it.hashes[j], err)
 			}
 		}
-		if err := apply(tx, &ev); err != nil {
+		if err := apply(tx, ev); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
-		evs[i] = ev
-		prev = ev.Hash
 	}
 	if o.extra != nil {
 		if err := o.extra(tx, evs); err != nil {
@@ -149,6 +157,27 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 		return nil, fmt.Errorf("record: commit: %w", err)
 	}
 	return evs, nil
+}
+
+// signAll signs evs[i] over digests[i], spreading the work over every core when there is
+// more than one event to sign.
+func signAll(g signer, evs []Event, digests [][32]byte) {
+	workers := min(runtime.NumCPU(), len(evs))
+	if workers <= 1 {
+		for i := range evs {
+			evs[i].sign(g, digests[i])
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(evs); i += workers {
+				evs[i].sign(g, digests[i])
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // keyFor returns the signer for the chain's current key id, reloading the key file when
