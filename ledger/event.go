@@ -125,14 +125,8 @@ func (e *Event) digest() ([32]byte, error) {
 	return sha256.Sum256(c), nil
 }
 
-// seal sets Key, Hash and Sig: the digest of the canonical form, signed by g. The payload
-// must already be canonical (prepareDraft made it so).
-func (e *Event) seal(g signer) {
-	e.sign(g, e.hashFor(g))
-}
-
 // hashFor sets Key to g's id and Hash to the digest of the canonical form, and returns the
-// digest. The payload must already be canonical.
+// digest. The payload must already be canonical (prepareDraft made it so).
 func (e *Event) hashFor(g signer) [32]byte {
 	e.Key = g.id
 	d := sha256.Sum256(e.canonicalWith(e.Payload))
