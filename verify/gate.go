@@ -215,6 +215,11 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 		}
 		problems = append(problems, fmt.Sprintf("its strength is %s, below the minimum %s", st, min))
 	}
+	if NormalizeText(lc.Text) != NormalizeText(c.Text) {
+		if extra := unfoundWords(lc, c); len(extra) > 0 {
+			problems = append(problems, fmt.Sprintf("the text's claim says words the ledger claim and its found quotes do not hold: %s", strings.Join(extra, ", ")))
+		}
+	}
 	for _, ct := range c.Citations {
 		if strings.TrimSpace(ct.URL) != "" && !citedBy(lc, ct, true) {
 			what := ct.URL
@@ -225,6 +230,32 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 		}
 	}
 	return problems
+}
+
+// unfoundWords are the words of claim c's text (URLs, citation markers and field labels
+// removed), each once and in order, that are neither words of ledger claim lc's text nor of
+// the quotes of its found citations without an open seam. A claim matched by citation
+// rather than by text must state nothing else: a changed number, a negation or a clause
+// appended to a verified quote is not verified by it.
+func unfoundWords(lc LedgerClaim, c evidence.Claim) []string {
+	parts := []string{lc.Text}
+	for _, ct := range lc.Citations {
+		if ct.Status == evidence.StatusFound && len(ct.OpenSeams) == 0 {
+			parts = append(parts, ct.Quote)
+		}
+	}
+	have := map[string]bool{}
+	for _, w := range words(strings.Join(parts, " ")) {
+		have[w] = true
+	}
+	var extra []string
+	for _, w := range contentWords(stripLabel(c.Text)) {
+		if !have[w] {
+			have[w] = true
+			extra = append(extra, w)
+		}
+	}
+	return extra
 }
 
 // citedBy reports whether lc has a citation with ct's URL (after NormalizeURL) and, when ct
