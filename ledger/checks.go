@@ -85,6 +85,10 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 	if checked.Verdicts == nil {
 		checked.Verdicts = []evidence.CheckVerdict{}
 	}
+	var err error
+	if seam, err = s.respectPerson(ctx, &checked, seam); err != nil {
+		return fmt.Errorf("record the check of citation %s: %w", checked.Citation, err)
+	}
 	d := Draft{Type: typeCitationChecked, Payload: checked}
 	if checked.Document != nil {
 		d.Blobs = [][]byte{body}
@@ -98,6 +102,49 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 		return fmt.Errorf("record the check of citation %s: %w", checked.Citation, err)
 	}
 	return nil
+}
+
+// respectPerson keeps a re-check from overwriting a person's decision silently. When the
+// citation's status was last set by a person resolving a manual or disagreement seam, and the
+// check gives another status:
+//
+//   - a check that fetched nothing and asks a person to open the page (a login wall) learns
+//     nothing new: the person's decision stays the status, the note says so, and no new seam
+//     opens;
+//   - any other check leaves the citation reported and, unless it opens a seam itself, opens
+//     a disagreement seam that names the person and both statuses, so a person decides again.
+//
+// The check is recorded either way (a re-check appends); checked and the returned seam are
+// what to record.
+func (s *Store) respectPerson(ctx context.Context, checked *evidence.Checked, seam *evidence.SeamOpened) (*evidence.SeamOpened, error) {
+	var id, by, decision string
+	err := s.rdb.QueryRowContext(ctx, `SELECT s.id, s.resolved_by, s.decision FROM seams s
+		JOIN seam_citations sc ON sc.seam = s.id JOIN citations ct ON ct.id = sc.citation
+		WHERE ct.id = ? AND s.state = 'resolved' AND s.kind IN ('manual', 'disagreement')
+		AND ct.status = s.decision AND ct.note = 'decided by ' || s.resolved_by || ' (seam ' || s.id || '): ' || s.reason
+		ORDER BY s.opened_seq DESC LIMIT 1`, checked.Citation).Scan(&id, &by, &decision)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return seam, nil
+	case err != nil:
+		return nil, fmt.Errorf("read the decision a person made on citation %s: %w", checked.Citation, err)
+	case string(checked.Status) == decision:
+		return seam, nil
+	case checked.Document == nil && seam != nil && seam.Kind == evidence.SeamManual:
+		checked.Status = evidence.Status(decision)
+		checked.Note = fmt.Sprintf("login-walled host, never fetched again; the decision of %s (seam %s) stands: %s", by, id, decision)
+		return nil, nil
+	}
+	got := checked.Status
+	checked.Status = evidence.StatusReported
+	if seam == nil {
+		seam = &evidence.SeamOpened{Seam: newID("s_"), Kind: evidence.SeamDisagreement,
+			Summary: fmt.Sprintf("A re-check gives %s, but %s decided %s (seam %s); a person must decide again.", got, by, decision, id),
+			Claims:  []string{checked.Claim}, Citations: []string{checked.Citation}}
+	}
+	checked.Note = fmt.Sprintf("the re-check gives %s, but %s decided %s (seam %s): a person must decide again (seam %s); the re-check found: %s",
+		got, by, decision, id, seam.Seam, checked.Note)
+	return seam, nil
 }
 
 // checkChecked refuses a check whose payload, body or seam do not fit together. It reads
