@@ -3,6 +3,10 @@ package ledger
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -194,6 +198,10 @@ func TestExportAuditRoundTrip(t *testing.T) {
 		{"garbage line", lines[0] + "{not json\n" + strings.Join(lines[1:], ""), keys.Bytes(), 2, "line 2"},
 		{"rotated key not in keys file", export.String(), firstKeyOnly.Bytes(), 9, "not in the keys file"},
 		{"empty export", "", keys.Bytes(), 0, "no events"},
+		{"tail cut in the middle of the last line", strings.Join(lines[:10], "") + lines[10][:len(lines[10])/2], keys.Bytes(), 11, "line 11"},
+		{"a seq duplicated", strings.Join(lines[:5], "") + lines[4] + strings.Join(lines[5:], ""), keys.Bytes(), 5, "out of order"},
+		{"the last event re-signed under a key no key.rotated introduced", strings.Join(lines[:10], "") + forgeLine(t, lines[10]), keys.Bytes(), 11, "the key current at this point of the chain is"},
+		{"an event naming the key that enters only later", strings.Replace(export.String(), lines[5], strings.Replace(lines[5], `"key":"`+set.Keys[0].ID, `"key":"`+set.Keys[1].ID, 1), 1), keys.Bytes(), 6, "signed with key " + set.Keys[1].ID},
 	}
 	for _, c := range cases {
 		t.Run(c.desc, func(t *testing.T) {
@@ -205,6 +213,13 @@ func TestExportAuditRoundTrip(t *testing.T) {
 				t.Fatalf("got %+v; want first problem at %d with %q", rep.Problems, c.wantSeq, c.words)
 			}
 		})
+	}
+	// A tail cut after a whole line is a shorter chain that holds: the export alone cannot
+	// show it, so the report's event count and head are what an auditor compares with the
+	// ledger's published head (docs/chain.md).
+	cut, err := AuditExport(ctx, strings.NewReader(strings.Join(lines[:8], "")), bytes.NewReader(keys.Bytes()))
+	if err != nil || !cut.OK || cut.Events != 8 || cut.Head == rep.Head || !strings.Contains(lines[7], `"hash":"`+cut.Head+`"`) {
+		t.Fatalf("export cut after event 8: %+v %v; want a holding chain of 8 whose head is event 8's hash, not %s", cut, err, rep.Head)
 	}
 	if _, err := AuditExport(ctx, &export, strings.NewReader(`{"keys":[{"id":"00","alg":"Ed25519","public_key":"AAAA"}]}`)); err == nil {
 		t.Error("a bad keys file was accepted")
@@ -226,4 +241,30 @@ func TestEventsPaging(t *testing.T) {
 			t.Errorf("Events(%d, %d) accepted", bad[0], bad[1])
 		}
 	}
+}
+
+// forgeLine re-signs an exported event under a new key that the chain never introduced,
+// naming that key, with a hash that matches its contents.
+func forgeLine(t *testing.T, line string) string {
+	t.Helper()
+	ev, err := ParseEvent([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.Key = KeyID(pub)
+	d, err := ev.digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.Hash = hex.EncodeToString(d[:])
+	ev.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(priv, d[:]))
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
 }
