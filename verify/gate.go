@@ -112,7 +112,8 @@ func strengthRank(s evidence.Strength) int {
 // claim that is found_at_source, has no open seam (on it or any of its citations) and has at
 // least strength min ("" for no minimum). A ledger claim matches a claim of the text when
 // their normalized texts are equal, or when one of the text's citations has the same URL
-// (after [NormalizeURL]) and the same normalized quote as one of its found citations; either
+// (after [NormalizeURL]) and the same normalized quote as one of its found citations and
+// every word of the claim is a word of the ledger claim's text or found quotes; either
 // way, every URL the text's claim cites must be a found citation of that ledger claim without
 // an open seam (and with the same quote, when the text gives one).
 //
