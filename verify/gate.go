@@ -565,7 +565,7 @@ const maxHookBytes = 2*evidence.MaxPasteBytes + 64<<10
 // the tool writes text but names no file_path (so the gate cannot tell whether it is memory).
 func ParseHook(data []byte) (HookInput, error) {
 	if len(data) > maxHookBytes {
-		return HookInput{}, fmt.Errorf("%w: the hook input is %d bytes, more than %d", ErrGate, len(data), maxHookBytes)
+		return HookInput{}, fmt.Errorf("%w: the hook input is more than %d bytes; write the memory file in smaller pieces", ErrGate, maxHookBytes)
 	}
 	if !utf8.Valid(data) {
 		return HookInput{}, fmt.Errorf("%w: the hook input is not UTF-8 text", ErrGate)

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,6 +61,13 @@ func TestParseHook(t *testing.T) {
 		if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrGate) {
 			t.Errorf("%s: err %v; want ErrGate", desc, err)
 		}
+	}
+	// A caller reads at most some bytes more than the limit, so the size it passes is not the
+	// input's size: the error names the limit and what to do, never a size it did not see.
+	big := `{"tool_input":{"file_path":"MEMORY.md","content":"` + strings.Repeat("a", maxHookBytes) + `"}}`
+	_, err := ParseHook([]byte(big))
+	if want := fmt.Sprintf("the hook input is more than %d bytes; write the memory file in smaller pieces", maxHookBytes); !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), fmt.Sprint(len(big))) {
+		t.Errorf("too large: err %v; want ErrGate saying %q", err, want)
 	}
 }
 

@@ -18,12 +18,12 @@ func (s *server) handleAudit(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleEvents(w http.ResponseWriter, r *http.Request) {
-	after, err := queryInt(r, "after", 0)
+	after, err := queryInt(r, "after", 0, "the sequence number of the last event you have", 0)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	limit, err := queryInt(r, "limit", 100)
+	limit, err := queryInt(r, "limit", 100, "the most events to return", 100)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -45,15 +45,17 @@ func (s *server) handleKeys(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, set)
 }
 
-// queryInt reads an integer query parameter, def when absent.
-func queryInt(r *http.Request, name string, def int64) (int64, error) {
+// queryInt reads an integer query parameter, def when absent. A value that is not a whole
+// number wraps ledger.ErrInvalid, with what says what the number means ("the seconds to
+// wait") and example a value to give.
+func queryInt(r *http.Request, name string, def int64, what string, example int) (int64, error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
 		return def, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("query parameter %s=%q is not an integer: %w", name, v, ledger.ErrInvalid)
+		return 0, fmt.Errorf("query parameter %s=%q is not a whole number; give %s, digits only, like %s=%d: %w", name, v, what, name, example, ledger.ErrInvalid)
 	}
 	return n, nil
 }

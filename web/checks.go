@@ -86,7 +86,7 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, errNoChecker)
 		return
 	}
-	wait, err := queryInt(r, "wait", 0)
+	wait, err := queryInt(r, "wait", 0, "the seconds to wait", 30)
 	if err == nil && wait < 0 {
 		err = fmt.Errorf("query parameter wait=%d: want 0 or more seconds: %w", wait, ledger.ErrInvalid)
 	}

@@ -86,6 +86,7 @@ func TestCheckRoutes(t *testing.T) {
 		{"body that is not JSON", "POST", "/api/batches/" + b.ID + "/check", f.operator, `recheck`, 400, "recheck"},
 		{"unknown job", "GET", "/api/jobs/j_0000000000000000", f.auditor, "", 404, "does not exist"},
 		{"wait that is not a number", "GET", "/api/jobs/j_0000000000000000?wait=soon", f.auditor, "", 400, "wait"},
+		{"wait with a unit says to give seconds", "GET", "/api/jobs/j_0000000000000000?wait=30s", f.auditor, "", 400, `wait=\"30s\" is not a whole number; give the seconds to wait, digits only, like wait=30`},
 		{"negative wait", "GET", "/api/jobs/j_0000000000000000?wait=-1", f.auditor, "", 400, "wait"},
 	}
 	n, head := f.head(t)

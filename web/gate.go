@@ -60,6 +60,9 @@ type gateAnswer struct {
 	Error string `json:"error,omitempty"`
 }
 
+// errGateTooLarge answers a gate request whose text is over evidence.MaxPasteBytes.
+var errGateTooLarge = fmt.Errorf("the text is more than %d bytes; ask about it in smaller pieces: %w", evidence.MaxPasteBytes, errTooLarge)
+
 // handleGate answers POST /api/gate {"text":"...","min_strength":"low|medium|high"} with
 // 200 {"allow","claims","residual_risk"} (docs/gate.md). It reads only, so auditors may call
 // it. 400 for a body that is not that object or an unknown strength, 413 over
@@ -73,7 +76,7 @@ func (s *server) handleGate(w http.ResponseWriter, r *http.Request) {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		Error(w, r, fmt.Errorf("the text is more than %d bytes: %w", evidence.MaxPasteBytes, errTooLarge))
+		Error(w, r, errGateTooLarge)
 		return
 	case err != nil:
 		Error(w, r, fmt.Errorf(`the body is not {"text":"...","min_strength":"..."} (%v); see docs/gate.md: %w`, err, ledger.ErrInvalid))
@@ -83,6 +86,9 @@ func (s *server) handleGate(w http.ResponseWriter, r *http.Request) {
 		return
 	case req.Text == nil:
 		Error(w, r, fmt.Errorf(`the body has no "text"; send the text to be written to memory: %w`, ledger.ErrInvalid))
+		return
+	case len(*req.Text) > evidence.MaxPasteBytes:
+		Error(w, r, errGateTooLarge)
 		return
 	}
 	if err := evidence.CheckString(*req.Text); err != nil {

@@ -53,6 +53,8 @@ func TestGateRoute(t *testing.T) {
 		{"not JSON", f.auditor, `Acme`, 400, "not {"},
 		{"two objects", f.auditor, `{"text":"a"}{"text":"b"}`, 400, "one object"},
 		{"control characters", f.auditor, `{"text":"a\u0001b"}`, 415, "control character"},
+		{"body far over the limit", f.auditor, `{"text":"` + strings.Repeat("a", 3<<20) + `"}`, 413, "more than 2097152 bytes; ask about it in smaller pieces"},
+		{"text just over the limit", f.auditor, `{"text":"` + strings.Repeat("a", 2<<20+1) + `"}`, 413, "more than 2097152 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -87,7 +87,7 @@ func TestAPI(t *testing.T) {
 		{"events default page", "GET", "/api/events", "Bearer " + f.auditor, 200, `{"events":[{"v":1,"seq":1,"prev":"0000`},
 		{"events after the head", "GET", "/api/events?after=3", "Bearer " + f.auditor, 200, `{"events":[]}`},
 		{"events limit too large", "GET", "/api/events?limit=1001", "Bearer " + f.auditor, 400, "limit 1001"},
-		{"events after not a number", "GET", "/api/events?after=x", "Bearer " + f.auditor, 400, `after=\"x\"`},
+		{"events after not a number", "GET", "/api/events?after=x", "Bearer " + f.auditor, 400, `after=\"x\" is not a whole number; give the sequence number of the last event you have, digits only, like after=0`},
 		{"unknown API route", "GET", "/api/nothing", "Bearer " + f.auditor, 404, "no such route"},
 		{"unknown API route without a token", "GET", "/api/nothing", "", 401, "error"},
 		{"auditor may not write", "POST", "/api/test-write", "Bearer " + f.auditor, 403, "only operators"},

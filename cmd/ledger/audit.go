@@ -32,7 +32,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		rep, err = auditFiles(ctx, *exportFile, *keysFile)
 	} else {
 		var s *ledger.Store
-		if s, err = open(ctx, *data); err != nil {
+		if s, err = openExisting(ctx, *data); err != nil {
 			return err
 		}
 		defer s.Close()

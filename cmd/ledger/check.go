@@ -33,7 +33,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 || strings.TrimSpace(*batch) == "" {
 		return fmt.Errorf("want: ledger check --batch ID [--recheck] [--fetch-allow CIDR,...]: %w", errUsage)
 	}
-	s, err := open(ctx, *data)
+	s, err := openExisting(ctx, *data)
 	if err != nil {
 		return err
 	}

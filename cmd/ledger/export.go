@@ -23,7 +23,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("want: ledger export [--out FILE]: %w", errUsage)
 	}
-	s, err := open(ctx, *data)
+	s, err := openExisting(ctx, *data)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
@@ -65,9 +66,19 @@ func readInput(e *env, rest []string, what, advice string) ([]byte, string, erro
 	return b, name, nil
 }
 
-// open opens the ledger in dir.
+// open opens the ledger in dir, creating it when dir holds none.
 func open(ctx context.Context, dir string) (*ledger.Store, error) {
 	return ledger.Open(ctx, dir, ledger.Options{})
+}
+
+// openExisting opens the ledger in dir for a command that reads or extends an existing one
+// (audit, export, keys, check). It fails, creating nothing, when dir holds no ledger.db: a
+// mistyped --data must not yield a new, empty chain that holds.
+func openExisting(ctx context.Context, dir string) (*ledger.Store, error) {
+	if _, err := os.Stat(filepath.Join(dir, "ledger.db")); err != nil {
+		return nil, fmt.Errorf("no ledger in %s (%w); pass --data DIR or set LEDGER_DATA to the ledger's data directory (serve, import and user add create one)", dir, err)
+	}
+	return open(ctx, dir)
 }
 
 // printJSON writes v as one line of JSON, HTML characters unescaped.

@@ -20,7 +20,7 @@ func runKeys(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 1 || (len(rest) == 1 && rest[0] != "rotate") {
 		return fmt.Errorf("want: ledger keys [rotate]: %w", errUsage)
 	}
-	s, err := open(ctx, *data)
+	s, err := openExisting(ctx, *data)
 	if err != nil {
 		return err
 	}

@@ -214,3 +214,31 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 		t.Fatal("serve did not shut down")
 	}
 }
+
+// An auditor who mistypes --data must not be told that a chain holds: the commands that read
+// a ledger refuse a directory without one, and create nothing there.
+func TestReadingCommandsRefuseADirectoryWithoutALedger(t *testing.T) {
+	tests := []struct {
+		desc string
+		args []string
+	}{
+		{"audit", []string{"audit"}},
+		{"audit as JSON", []string{"audit", "--json"}},
+		{"export to stdout", []string{"export"}},
+		{"keys", []string{"keys"}},
+		{"keys rotate", []string{"keys", "rotate"}},
+		{"check", []string{"check", "--batch", "b_0123456789abcdef"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "mistyped")
+			r := ledgerCmd(t, data, tt.args...)
+			if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "no ledger in "+data) || !strings.Contains(r.stderr, "--data") {
+				t.Fatalf("%+v; want exit 1, nothing on stdout, and \"no ledger in %s\" with advice on stderr", r, data)
+			}
+			if _, err := os.Stat(data); err == nil {
+				t.Fatalf("%v created %s", tt.args, data)
+			}
+		})
+	}
+}
