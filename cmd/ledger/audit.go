@@ -69,13 +69,21 @@ func auditFiles(ctx context.Context, exportFile, keysFile string) (ledger.Report
 	return ledger.AuditExport(ctx, ef, kf)
 }
 
+// events says "1 event" or "N events".
+func events(n int64) string {
+	if n == 1 {
+		return "1 event"
+	}
+	return fmt.Sprintf("%d events", n)
+}
+
 // printReport writes a summary a person reads: the verdict, then each problem.
 func printReport(w io.Writer, rep ledger.Report) error {
 	if rep.OK {
-		_, err := fmt.Fprintf(w, "The chain holds: %d events, every hash, link and signature checks out.\nHead: %s\n", rep.Events, rep.Head)
+		_, err := fmt.Fprintf(w, "The chain holds: %s, every hash, link and signature checks out.\nHead: %s\n", events(rep.Events), rep.Head)
 		return err
 	}
-	fmt.Fprintf(w, "The chain does NOT hold: %d problem(s) in %d events.\n", len(rep.Problems), rep.Events)
+	fmt.Fprintf(w, "The chain does NOT hold: %d problem(s) in %s.\n", len(rep.Problems), events(rep.Events))
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "  - %s\n", p.Problem)
 	}

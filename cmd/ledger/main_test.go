@@ -14,6 +14,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"evidenceledger/ledger"
 )
 
 // result is one command line's outcome.
@@ -238,6 +240,25 @@ func TestReadingCommandsRefuseADirectoryWithoutALedger(t *testing.T) {
 			}
 			if _, err := os.Stat(data); err == nil {
 				t.Fatalf("%v created %s", tt.args, data)
+			}
+		})
+	}
+}
+
+func TestPrintReportCountsEvents(t *testing.T) {
+	for _, tt := range []struct {
+		desc string
+		rep  ledger.Report
+		want string
+	}{
+		{"one event", ledger.Report{OK: true, Events: 1, Head: "h"}, "The chain holds: 1 event, every"},
+		{"many events", ledger.Report{OK: true, Events: 12, Head: "h"}, "The chain holds: 12 events, every"},
+		{"a problem in one event", ledger.Report{Events: 1, Problems: []ledger.Problem{{Seq: 1, Problem: "bad"}}}, "does NOT hold: 1 problem(s) in 1 event.\n  - bad\n"},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			var b strings.Builder
+			if err := printReport(&b, tt.rep); err != nil || !strings.Contains(b.String(), tt.want) {
+				t.Fatalf("got %q, %v; want it to contain %q", b.String(), err, tt.want)
 			}
 		})
 	}
