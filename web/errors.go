@@ -3,14 +3,19 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log"
 	"net/http"
+	"strings"
 
 	"evidenceledger/ledger"
 )
 
 // errNoRoute answers 404 for an unknown API path.
 var errNoRoute = errors.New("no such route")
+
+// errMethod answers 405: the path exists, but not for this method.
+var errMethod = errors.New("method not allowed")
 
 // statuses maps domain errors to HTTP statuses; the first match wins.
 var statuses = []struct {
@@ -22,6 +27,7 @@ var statuses = []struct {
 	{ledger.ErrInvalid, http.StatusBadRequest},
 	{ledger.ErrNotFound, http.StatusNotFound},
 	{errNoRoute, http.StatusNotFound},
+	{errMethod, http.StatusMethodNotAllowed},
 	{ledger.ErrConflict, http.StatusConflict},
 }
 
@@ -52,4 +58,25 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := enc.Encode(v); err != nil {
 		log.Printf("write JSON answer: %v", err)
 	}
+}
+
+// notRouted is the error for a request no route took: errMethod naming the methods the path
+// does take (and setting the Allow header), or errNotFound when the path takes none.
+func notRouted(w http.ResponseWriter, r *http.Request, mux *http.ServeMux, catchAll string, notFound error) error {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != catchAll && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
+		return notFound
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	return fmt.Errorf("%s %s is not answered here; use %s: %w", r.Method, r.URL.Path, strings.Join(allow, " or "), errMethod)
 }

@@ -194,7 +194,7 @@ func (s *server) routePages(mux *http.ServeMux) {
 	handle("GET /audit", s.page(roleRead, s.handleAuditPage))
 	s.routeEvidencePages(handle)
 	handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.pageError(w, r, viewer{}, fmt.Errorf("there is no page at %s: %w", r.URL.Path, ledger.ErrNotFound))
+		s.pageError(w, r, viewer{}, notRouted(w, r, mux, "/", fmt.Errorf("there is no page at %s: %w", r.URL.Path, ledger.ErrNotFound)))
 	}))
 }
 

@@ -123,7 +123,7 @@ func New(cfg Config) http.Handler {
 	s.checkRoutes(mux)
 	mux.Handle("POST /api/gate", s.auth(roleRead, s.handleGate))
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
-		Error(w, r, errNoRoute)
+		Error(w, r, notRouted(w, r, mux, "/api/", errNoRoute))
 	}))
 	s.routePages(mux)
 	return mux
