@@ -85,20 +85,26 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 	if checked.Verdicts == nil {
 		checked.Verdicts = []evidence.CheckVerdict{}
 	}
-	var err error
-	if seam, err = s.respectPerson(ctx, &checked, seam); err != nil {
-		return fmt.Errorf("record the check of citation %s: %w", checked.Citation, err)
-	}
-	d := Draft{Type: typeCitationChecked, Payload: checked}
-	if checked.Document != nil {
-		d.Blobs = [][]byte{body}
-	}
-	drafts := []Draft{d}
-	if seam != nil {
-		drafts = append(drafts, Draft{Type: typeSeamOpened, Payload: seamOpened{
-			Seam: seam.Seam, Kind: seam.Kind, Summary: seam.Summary, Claims: nonNil(seam.Claims), Citations: nonNil(seam.Citations)}})
-	}
-	if _, err := s.Record(ctx, actor, drafts...); err != nil {
+	// A person's decision is read in the transaction that records the check, so no
+	// resolution can slip in between and be overwritten.
+	_, err := s.recordDecided(ctx, actor, func(tx *sql.Tx) ([]Draft, error) {
+		checked, seam := checked, seam
+		var err error
+		if seam, err = respectPerson(ctx, tx, &checked, seam); err != nil {
+			return nil, err
+		}
+		d := Draft{Type: typeCitationChecked, Payload: checked}
+		if checked.Document != nil {
+			d.Blobs = [][]byte{body}
+		}
+		drafts := []Draft{d}
+		if seam != nil {
+			drafts = append(drafts, Draft{Type: typeSeamOpened, Payload: seamOpened{
+				Seam: seam.Seam, Kind: seam.Kind, Summary: seam.Summary, Claims: nonNil(seam.Claims), Citations: nonNil(seam.Citations)}})
+		}
+		return drafts, nil
+	})
+	if err != nil {
 		return fmt.Errorf("record the check of citation %s: %w", checked.Citation, err)
 	}
 	return nil
@@ -115,10 +121,10 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 //     a disagreement seam that names the person and both statuses, so a person decides again.
 //
 // The check is recorded either way (a re-check appends); checked and the returned seam are
-// what to record.
-func (s *Store) respectPerson(ctx context.Context, checked *evidence.Checked, seam *evidence.SeamOpened) (*evidence.SeamOpened, error) {
+// what to record. tx is the transaction that records them.
+func respectPerson(ctx context.Context, tx *sql.Tx, checked *evidence.Checked, seam *evidence.SeamOpened) (*evidence.SeamOpened, error) {
 	var id, by, decision string
-	err := s.rdb.QueryRowContext(ctx, `SELECT s.id, s.resolved_by, s.decision FROM seams s
+	err := tx.QueryRowContext(ctx, `SELECT s.id, s.resolved_by, s.decision FROM seams s
 		JOIN seam_citations sc ON sc.seam = s.id JOIN citations ct ON ct.id = sc.citation
 		WHERE ct.id = ? AND s.state = 'resolved' AND s.kind IN ('manual', 'disagreement')
 		AND ct.status = s.decision AND ct.note = 'decided by ' || s.resolved_by || ' (seam ' || s.id || '): ' || s.reason

@@ -18,6 +18,8 @@ var errAlreadyStarted = errors.New("the chain has already begun")
 type recordOpts struct {
 	genesis bool                                // record key.created on an empty chain only
 	extra   func(tx *sql.Tx, evs []Event) error // more writes in the same transaction
+	// decide, when set, makes the items inside the transaction, from what it reads there.
+	decide func(tx *sql.Tx) ([]preparedDraft, error)
 }
 
 // Record appends drafts as events, in order, in one transaction: it reads the chain head,
@@ -40,22 +42,45 @@ func (s *Store) Record(ctx context.Context, actor string, drafts ...Draft) ([]Ev
 	if len(drafts) == 0 {
 		return nil, fmt.Errorf("record: no events given: %w", ErrInvalid)
 	}
+	items, err := prepareDrafts(drafts)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return s.record(ctx, actor, items, recordOpts{})
+}
+
+// prepareDrafts validates and canonicalizes drafts that callers outside the ledger may
+// record: each type needs a registered projector and must not be one the ledger reserves.
+func prepareDrafts(drafts []Draft) ([]preparedDraft, error) {
 	items := make([]preparedDraft, len(drafts))
 	for i, d := range drafts {
 		et, ok := eventTypes[d.Type]
 		if !ok {
-			return nil, fmt.Errorf("record: event type %q has no projector, so it cannot enter the chain; register one in the ledger package: %w", d.Type, ErrInvalid)
+			return nil, fmt.Errorf("event type %q has no projector, so it cannot enter the chain; register one in the ledger package: %w", d.Type, ErrInvalid)
 		}
 		if et.internal {
-			return nil, fmt.Errorf("record: event type %q is recorded by the ledger itself only: %w", d.Type, ErrInvalid)
+			return nil, fmt.Errorf("event type %q is recorded by the ledger itself only: %w", d.Type, ErrInvalid)
 		}
 		p, err := prepareDraft(d)
 		if err != nil {
-			return nil, fmt.Errorf("record: %w", err)
+			return nil, err
 		}
 		items[i] = p
 	}
-	return s.record(ctx, actor, items, recordOpts{})
+	return items, nil
+}
+
+// recordDecided records the drafts that decide returns, calling decide inside the write
+// transaction, so that what it reads from the projection tables cannot change before its
+// drafts commit.
+func (s *Store) recordDecided(ctx context.Context, actor string, decide func(tx *sql.Tx) ([]Draft, error)) ([]Event, error) {
+	return s.record(ctx, actor, nil, recordOpts{decide: func(tx *sql.Tx) ([]preparedDraft, error) {
+		drafts, err := decide(tx)
+		if err != nil {
+			return nil, err
+		}
+		return prepareDrafts(drafts)
+	}})
 }
 
 // record chains items in one write transaction, retrying when another process holds the
@@ -101,6 +126,12 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 			return nil, fmt.Errorf("record: read current key: %w", err)
 		}
 		if g, err = s.keyFor(current); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+	}
+
+	if o.decide != nil {
+		if items, err = o.decide(tx); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}
