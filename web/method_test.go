@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -32,5 +33,19 @@ func TestWrongMethod(t *testing.T) {
 				t.Errorf("the answer does not say which method to use: %s", body)
 			}
 		})
+	}
+}
+
+// TestMultipartFormRefused checks that a form sent as multipart/form-data (the pages never
+// send one) is refused with 415 and told how to send it, not taken for a forged request.
+func TestMultipartFormRefused(t *testing.T) {
+	f := newPageFixture(t, "")
+	b := f.browser(t)
+	b.signIn("olga", opPassword)
+	for _, path := range []string{"/paste", "/signin"} {
+		p := b.post(path, url.Values{"text": {"x"}}, "Content-Type", "multipart/form-data; boundary=xyz")
+		if p.status != 415 || !strings.Contains(p.body, "application/x-www-form-urlencoded") {
+			t.Errorf("POST %s as multipart: %d %s", path, p.status, p.body)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
 	"sync"
@@ -114,8 +115,12 @@ const (
 )
 
 // readForm parses a posted form of at most limit bytes. A larger body is an error wrapping
-// errTooLarge (413); an unreadable one wraps ledger.ErrInvalid.
+// errTooLarge (413); a multipart body (the pages' forms never send one) wraps errMediaType
+// (415); an unreadable one wraps ledger.ErrInvalid.
 func readForm(w http.ResponseWriter, r *http.Request, limit int64) error {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		return fmt.Errorf("the form is sent as multipart/form-data; send it as application/x-www-form-urlencoded, as the page does: %w", errMediaType)
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if err := r.ParseForm(); err != nil {
 		var tooLarge *http.MaxBytesError
