@@ -211,8 +211,11 @@ func (p *parser) run() {
 	p.collectRefs()
 	for i := 0; i < len(p.lines); i++ {
 		if p.skip[i] {
+			// A line taken out (a reference definition, a fence, a sources list) ends the
+			// item it interrupts: text on either side of it is never joined into one claim
+			// or quote that the input does not hold.
+			p.finish()
 			if cl, ok := p.jsonAt[i]; ok {
-				p.finish()
 				p.claims = append(p.claims, cl...)
 			}
 			continue
