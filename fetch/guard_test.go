@@ -9,13 +9,29 @@ import (
 	"testing"
 )
 
+// guardCase is one address the guard allows or refuses.
+type guardCase struct {
+	desc    string
+	addr    string
+	allowed bool
+}
+
+// checkGuard runs g.check over every case.
+func checkGuard(t *testing.T, g guard, tests []guardCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			err := g.check(netip.MustParseAddrPort(tc.addr))
+			if (err == nil) != tc.allowed {
+				t.Errorf("check(%s) = %v, want allowed=%v", tc.addr, err, tc.allowed)
+			}
+		})
+	}
+}
+
 func TestGuardAddresses(t *testing.T) {
 	g := guard{ports: []uint16{80, 443}}
-	tests := []struct {
-		desc    string
-		addr    string
-		allowed bool
-	}{
+	tests := []guardCase{
 		{"public IPv4", "93.184.215.14:443", true},
 		{"public IPv4 on port 80", "8.8.8.8:80", true},
 		{"public IPv4 on another port", "8.8.8.8:8080", false},
@@ -58,14 +74,7 @@ func TestGuardAddresses(t *testing.T) {
 		{"IPv6 multicast", "[ff02::1]:80", false},
 		{"discard", "[100::1]:80", false},
 	}
-	for _, tc := range tests {
-		t.Run(tc.desc, func(t *testing.T) {
-			err := g.check(netip.MustParseAddrPort(tc.addr))
-			if (err == nil) != tc.allowed {
-				t.Errorf("check(%s) = %v, want allowed=%v", tc.addr, err, tc.allowed)
-			}
-		})
-	}
+	checkGuard(t, g, tests)
 }
 
 func TestGuardAllowList(t *testing.T) {
@@ -74,25 +83,14 @@ func TestGuardAllowList(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := guard{allow: allow, ports: []uint16{80, 443}}
-	tests := []struct {
-		desc    string
-		addr    string
-		allowed bool
-	}{
+	tests := []guardCase{
 		{"allowed range on any port", "127.0.0.1:54321", true},
 		{"allowed range, mapped form", "[::ffff:127.0.0.2]:8080", true},
 		{"allowed IPv6 range", "[fd12::1]:9000", true},
 		{"other private range stays closed", "10.0.0.1:80", false},
 		{"metadata stays closed", "169.254.169.254:80", false},
 	}
-	for _, tc := range tests {
-		t.Run(tc.desc, func(t *testing.T) {
-			err := g.check(netip.MustParseAddrPort(tc.addr))
-			if (err == nil) != tc.allowed {
-				t.Errorf("check(%s) = %v, want allowed=%v", tc.addr, err, tc.allowed)
-			}
-		})
-	}
+	checkGuard(t, g, tests)
 }
 
 // TestGuardAtDialTime dials through the dialer's Control hook directly, as a resolver that

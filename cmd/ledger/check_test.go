@@ -115,29 +115,7 @@ Quote: we expect growth to continue
 // never requested but opens a manual seam for a person, and is fetched once the flag is
 // left out.
 func TestCheckFetchFlags(t *testing.T) {
-	var mu sync.Mutex
-	var got []string // "host-name path user-agent" of every request
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		got = append(got, strings.Split(r.Host, ":")[0]+" "+r.URL.Path+" "+r.UserAgent())
-		mu.Unlock()
-		if r.URL.Path == "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, "<p>In 2025 the registry counted 4,812 companies, up from 4,500 the year before.</p>")
-	}))
-	defer site.Close()
-	requests := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		out := slices.Clone(got)
-		got = nil
-		slices.Sort(out)
-		return out
-	}
-	port := site.URL[strings.LastIndexByte(site.URL, ':')+1:]
+	port, requests := recordingSite(t)
 	data := t.TempDir()
 	paste := filepath.Join(t.TempDir(), "research.md")
 	text := fmt.Sprintf(`Claim: The registry counted 4,812 companies.
@@ -188,5 +166,34 @@ Quote: the registry counted 4,812 companies
 	}
 	if got := requests(); !slices.Contains(got, "localhost /members "+agent) {
 		t.Errorf("without --login-walled the site got %q; want localhost /members among them", got)
+	}
+}
+
+// recordingSite serves a page quoting the registry on 127.0.0.1 (no robots.txt) and records
+// "host-name path user-agent" of every request. It returns the site's port and a function
+// that returns the requests recorded since its last call, sorted.
+func recordingSite(t *testing.T) (port string, requests func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, strings.Split(r.Host, ":")[0]+" "+r.URL.Path+" "+r.UserAgent())
+		mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<p>In 2025 the registry counted 4,812 companies, up from 4,500 the year before.</p>")
+	}))
+	t.Cleanup(site.Close)
+	return site.URL[strings.LastIndexByte(site.URL, ':')+1:], func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := slices.Clone(got)
+		got = nil
+		slices.Sort(out)
+		return out
 	}
 }

@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -78,21 +76,7 @@ func call(t *testing.T, method, url, token, body string, want int, out any) {
 // with the operator's agent, and the host added as login-walled is never requested but
 // opens a manual seam.
 func TestServeFetchFlags(t *testing.T) {
-	var mu sync.Mutex
-	var got []string
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		got = append(got, strings.Split(r.Host, ":")[0]+" "+r.URL.Path+" "+r.UserAgent())
-		mu.Unlock()
-		if r.URL.Path == "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, "<p>In 2025 the registry counted 4,812 companies, up from 4,500 the year before.</p>")
-	}))
-	defer site.Close()
-	port := site.URL[strings.LastIndexByte(site.URL, ':')+1:]
+	port, requests := recordingSite(t)
 	data := t.TempDir()
 	token := strings.TrimSpace(ledgerCmd(t, data, "user", "add", "olga", "--role", "operator").stdout)
 	const agent = "registry-checks/2.0 (+https://checks.example.org/contact)"
@@ -121,14 +105,11 @@ func TestServeFetchFlags(t *testing.T) {
 	if len(seams.Seams) != 1 || seams.Seams[0].Kind != "manual" {
 		t.Errorf("open seams %+v; want one manual seam for the login-walled citation", seams.Seams)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	slices.Sort(got)
 	want := []string{
 		"127.0.0.1 /report " + agent, "127.0.0.1 /report " + agent,
 		"127.0.0.1 /robots.txt " + agent, "127.0.0.1 /robots.txt " + agent,
 	}
-	if !slices.Equal(got, want) {
+	if got := requests(); !slices.Equal(got, want) {
 		t.Errorf("the site got\n%q\nwant\n%q", got, want)
 	}
 }
