@@ -137,19 +137,7 @@ func (s *Store) Claims(ctx context.Context, f ClaimFilter) ([]ClaimView, error) 
 // Claim returns one claim with its citations. It fails, wrapping [ErrNotFound], when there
 // is no claim with that id.
 func (s *Store) Claim(ctx context.Context, id string) (ClaimView, error) {
-	tx, err := s.readTx(ctx)
-	if err != nil {
-		return ClaimView{}, fmt.Errorf("claim %s: %w", id, err)
-	}
-	defer tx.Rollback()
-	cs, err := loadClaims(ctx, tx, "c.id = ?", id)
-	if err != nil {
-		return ClaimView{}, err
-	}
-	if len(cs) == 0 {
-		return ClaimView{}, fmt.Errorf("claim %q does not exist; check the id: %w", id, ErrNotFound)
-	}
-	return cs[0], nil
+	return readOne(ctx, s, "claim", id, "c.id = ?", loadClaims)
 }
 
 // FindClaims returns every claim whose text equals text once both are normalized

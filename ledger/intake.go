@@ -302,6 +302,25 @@ func (s *Store) readTx(ctx context.Context) (*sql.Tx, error) {
 	return s.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 }
 
+// readOne reads, in one read snapshot, the single view that load finds with where (which
+// takes the id). It fails, wrapping ErrNotFound, when there is none; what names the kind.
+func readOne[T any](ctx context.Context, s *Store, what, id, where string, load func(context.Context, *sql.Tx, string, ...any) ([]T, error)) (T, error) {
+	var zero T
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return zero, fmt.Errorf("%s %s: %w", what, id, err)
+	}
+	defer tx.Rollback()
+	vs, err := load(ctx, tx, where, id)
+	if err != nil {
+		return zero, err
+	}
+	if len(vs) == 0 {
+		return zero, fmt.Errorf("%s %q does not exist; check the id: %w", what, id, ErrNotFound)
+	}
+	return vs[0], nil
+}
+
 // notFound turns sql.ErrNoRows into an error wrapping ErrNotFound that names what was asked.
 func notFound(err error, what string) error {
 	if errors.Is(err, sql.ErrNoRows) {

@@ -305,19 +305,7 @@ func (s *Store) Seams(ctx context.Context, state evidence.SeamState) ([]SeamView
 
 // Seam returns one seam. It fails, wrapping [ErrNotFound], when there is no seam with that id.
 func (s *Store) Seam(ctx context.Context, id string) (SeamView, error) {
-	tx, err := s.readTx(ctx)
-	if err != nil {
-		return SeamView{}, fmt.Errorf("seam %s: %w", id, err)
-	}
-	defer tx.Rollback()
-	ss, err := loadSeams(ctx, tx, "s.id = ?", id)
-	if err != nil {
-		return SeamView{}, err
-	}
-	if len(ss) == 0 {
-		return SeamView{}, fmt.Errorf("seam %q does not exist; check the id: %w", id, ErrNotFound)
-	}
-	return ss[0], nil
+	return readOne(ctx, s, "seam", id, "s.id = ?", loadSeams)
 }
 
 func loadSeams(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]SeamView, error) {
