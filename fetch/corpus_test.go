@@ -8,14 +8,14 @@ import (
 )
 
 // corpusDir holds the real saved pages the extractors are tested against.
-const corpusDir = "../../shared/corpus/pages"
+const corpusDir = "../testdata/corpus/pages"
 
 // corpusPages returns the corpus page paths, failing the test when the corpus is missing.
 func corpusPages(tb testing.TB) []string {
 	tb.Helper()
 	paths, err := filepath.Glob(filepath.Join(corpusDir, "*.html"))
 	if err != nil || len(paths) == 0 {
-		tb.Fatalf("the corpus of saved pages is missing at %s (it must sit beside the checkout as shared/corpus/pages): %v", corpusDir, err)
+		tb.Fatalf("the corpus of saved pages is missing at %s: %v", corpusDir, err)
 	}
 	return paths
 }

@@ -62,7 +62,7 @@ const supportedHTML = `<!doctype html><html><head><title>Annual report</title></
 //	/flip            two texts in turn, so that two fetches of it disagree
 //	/hold            the report, once Release is closed (or the request ends)
 //	/scripts         testdata/pages/scripts-only.html, a page scripts draw
-//	/corpus/{name}   a page of the shared corpus
+//	/corpus/{name}   a page of the corpus in testdata/corpus
 type pageServer struct {
 	*httptest.Server
 	Release chan struct{}
@@ -157,12 +157,12 @@ func readTestdata(t testing.TB, name string) []byte {
 	return b
 }
 
-// readCorpusPage reads a saved page of the shared corpus; the test fails when it is missing.
+// readCorpusPage reads a saved page of the corpus; the test fails when it is missing.
 func readCorpusPage(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "pages", filepath.Base(name)))
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "pages", filepath.Base(name)))
 	if err != nil {
-		t.Fatalf("the corpus pages must be at ../../shared/corpus/pages: %v", err)
+		t.Fatalf("the corpus pages must be at ../testdata/corpus/pages: %v", err)
 	}
 	return b
 }

@@ -15,7 +15,7 @@ func largestPageText(b *testing.B) string {
 	b.Helper()
 	raw, err := os.ReadFile(filepath.Join(corpusPages, "yahoo-3.html"))
 	if err != nil {
-		b.Fatalf("corpus page missing: %v (shared/ must lie beside the checkout)", err)
+		b.Fatalf("corpus page missing: %v", err)
 	}
 	text, err := fetch.ExtractDOM(raw, "text/html")
 	if err != nil {

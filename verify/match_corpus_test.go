@@ -18,7 +18,7 @@ import (
 )
 
 // corpusPages is where the saved corpus pages lie, seen from this package's directory.
-const corpusPages = "../../shared/corpus/pages"
+const corpusPages = "../testdata/corpus/pages"
 
 var updateQuotes = flag.Bool("update", false, "rewrite testdata/quotes/corpus.jsonl from the corpus pages")
 
@@ -37,7 +37,7 @@ func corpusPageNames(t testing.TB) []string {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(corpusPages, "*.html"))
 	if err != nil || len(names) < 40 {
-		t.Fatalf("corpus pages missing: want 40 pages in %s (shared/ must lie beside the checkout), found %d (err %v)", corpusPages, len(names), err)
+		t.Fatalf("corpus pages missing: want 40 pages in %s, found %d (err %v)", corpusPages, len(names), err)
 	}
 	for i, n := range names {
 		names[i] = filepath.Base(n)

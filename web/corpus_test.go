@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// corpusDir holds the saved real pages (shared/corpus/pages beside the checkout).
-const corpusDir = "../../shared/corpus/pages"
+// corpusDir holds the saved real pages (testdata/corpus/pages).
+const corpusDir = "../testdata/corpus/pages"
 
 // corpusSite serves saved real pages on 127.0.0.1, for any host name.
 type corpusSite struct {
@@ -32,7 +32,7 @@ type corpusSite struct {
 func newCorpusSite(t *testing.T, delay time.Duration, held ...string) corpusSite {
 	t.Helper()
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Fatalf("the saved pages are missing (%v); lay shared/ beside the checkout as CI does", err)
+		t.Fatalf("the saved pages are missing (%v)", err)
 	}
 	var mu sync.Mutex
 	served := map[string]int{}
