@@ -43,25 +43,34 @@ type reference struct {
 // MaxPasteBytes, is not valid UTF-8, or looks like JSON but does not parse; it matches
 // ErrNothingUsable when no claim was found.
 func ParseResearch(text string) (Research, error) {
+	res, _, err := parseResearch(text)
+	return res, err
+}
+
+// parseResearch is ParseResearch that also returns what the parser left out of the claims
+// (see ParseResearchLeftOut).
+func parseResearch(text string) (Research, []LeftOut, error) {
 	if len(text) > MaxPasteBytes {
-		return Research{}, fmt.Errorf("%w: the paste is %d bytes, more than the limit of %d; split it into smaller batches", ErrBadResearch, len(text), MaxPasteBytes)
+		return Research{}, nil, fmt.Errorf("%w: the paste is %d bytes, more than the limit of %d; split it into smaller batches", ErrBadResearch, len(text), MaxPasteBytes)
 	}
 	if !utf8.ValidString(text) {
-		return Research{}, fmt.Errorf("%w: the paste is not valid UTF-8 text; save it as UTF-8 and try again", ErrBadResearch)
+		return Research{}, nil, fmt.Errorf("%w: the paste is not valid UTF-8 text; save it as UTF-8 and try again", ErrBadResearch)
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	trimmed := strings.TrimSpace(text)
 	if looksLikeJSON(trimmed) {
-		return ParseClaimsJSON([]byte(trimmed))
+		res, err := ParseClaimsJSON([]byte(trimmed))
+		return res, jsonLeftOut(trimmed, res), err
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	p := &parser{text: text, lines: strings.Split(text, "\n")}
 	p.run()
+	left := p.leftOut()
 	if len(p.claims) == 0 {
-		return Research{}, fmt.Errorf("%w: no statement, list item, labelled claim, table row or JSON claim was recognized; paste the research itself, one claim per list item or paragraph, with its URL and quote", ErrNothingUsable)
+		return Research{}, left, fmt.Errorf("%w: no statement, list item, labelled claim, table row or JSON claim was recognized; paste the research itself, one claim per list item or paragraph, with its URL and quote", ErrNothingUsable)
 	}
-	return Research{Claims: p.claims}, nil
+	return Research{Claims: p.claims}, left, nil
 }
 
 // looksLikeJSON reports whether a paste is meant as JSON: an object, or an array of
@@ -139,6 +148,7 @@ type parser struct {
 	// listField: the last label (Sources:, Quotes:) had no value, so bullets below it are
 	// its values
 	listField bool
+	left      []LeftOut // what the parser took out of the claims, and why (triage.go)
 }
 
 var (
@@ -429,11 +439,13 @@ func (p *parser) line(i int) int {
 		return i
 	}
 	if reSetext.MatchString(t) && p.cur != nil && p.cur.kind == itemPara && !p.cur.blank && len(p.cur.parts) == 1 && len(p.cur.parts[0].lines) <= 1 {
-		p.cur = nil // the paragraph was a heading
+		p.leaveItem(p.cur, LeftHeading) // the paragraph was a heading
+		p.cur = nil
 		return i
 	}
 	if isHeadingOrRule(t) {
 		p.finish()
+		p.leave(t, LeftHeading)
 		return i
 	}
 	if strings.Contains(t, "|") && i+1 < len(p.lines) && !p.skip[i+1] && reTableSep.MatchString(p.lines[i+1]) && strings.Contains(p.lines[i+1], "|") {
@@ -620,6 +632,7 @@ func (p *parser) finish() {
 	}
 	if it.kind == itemPara && len(it.parts) == 1 && it.parts[0].kind == partClaim {
 		if isTitle(it.parts[0].text()) {
+			p.leave(it.parts[0].text(), LeftTitle)
 			return
 		}
 		for _, c := range p.sentences(it.parts[0].text()) {
@@ -715,6 +728,7 @@ type sentence struct {
 func (p *parser) emit(text string, toks []token) {
 	text = strings.TrimSpace(text)
 	if !isClaimText(text, toks) {
+		p.leaveText(text, toks)
 		return
 	}
 	p.claims = append(p.claims, Claim{Text: text, Status: StatusReported, Citations: pair(toks)})
