@@ -26,9 +26,14 @@
 //
 // # The memory-write gate
 //
-// [Gate] decides whether a text may be written to an agent's persistent memory: it reads the
-// claims the text states ([GateClaims]), looks each up through a [GateLedger], and allows the
-// text only when every claim was found at its source with at least the strength asked for
-// ([ParseMinStrength]) and no open seam. [ParseHook] reads a pre-write hook's input, and
-// [MemoryFiles] ([ParseMemoryFiles]) says which files are memory. docs/gate.md describes it.
+// [Gate] decides whether a text may be written to an agent's persistent memory. It sorts
+// every statement of the text with the triage rules of package evidence (only factual claims
+// are gated; instructions, preferences, plans, questions, code, opinions and headings pass,
+// listed with the rule), looks each factual claim up through a [GateLedger], and allows the
+// text only when every one was found at its source, has no open seam and no citation
+// not_found, and has at least the strength asked for ([ParseMinStrength]). With a
+// [GateCheck] it first imports and checks, on the spot and within a time limit, the cited
+// claims the ledger does not hold. gate.go holds the decision; gate_hook.go reads the hook
+// inputs of the agents ([ParseHook]) and says which files are memory ([MemoryFiles],
+// [ParseMemoryFiles]). docs/gate.md describes it.
 package verify

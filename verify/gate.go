@@ -2,15 +2,12 @@ package verify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
-	"path"
-	"regexp"
 	"strings"
+	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -48,6 +45,15 @@ type GateLedger interface {
 	ClaimsQuoting(ctx context.Context, quote string) ([]LedgerClaim, error)
 }
 
+// GateImporter records the claims the gate checks on the spot. With [CheckStore] it is what
+// `ledger gate --check` needs of the ledger.
+type GateImporter interface {
+	CheckStore
+	// ImportClaims records claims as one batch of their own, as actor, exactly as a batch of
+	// research is recorded, and returns the batch id.
+	ImportClaims(ctx context.Context, actor string, claims []evidence.Claim) (string, error)
+}
+
 // NormalizeText is how the gate compares claim texts and quotes, the same form as the
 // ledger's lookups: Unicode compatibility forms folded (NFKC), lowercased, runs of white
 // space made one space, trimmed.
@@ -59,31 +65,78 @@ func NormalizeText(s string) string {
 // that cannot be read. A caller must block on it (fail closed).
 var ErrGate = errors.New("the gate cannot read its input")
 
-// GateClaim is one claim the gate read in a text, with its decision.
+// DefaultGateTimeout is how long `ledger gate --check` checks claims on the spot before it
+// blocks them as still being checked.
+const DefaultGateTimeout = 60 * time.Second
+
+// GateOptions are the settings of one [Gate] call.
+type GateOptions struct {
+	// Min is the least strength a claim must have; "" for none.
+	Min evidence.Strength
+	// Check, when not nil, checks on the spot every factual claim that carries a URL and a
+	// quote the ledger does not hold yet (see [GateCheck]).
+	Check *GateCheck
+}
+
+// GateCheck is how the gate checks claims on the spot: it imports them as one batch of their
+// own as Actor, checks that batch with Checker like any batch (RunBatch, Workers at a time),
+// and waits at most Timeout (DefaultGateTimeout when 0). Checks not finished by then are
+// dropped unrecorded and their claims are blocked as still being checked; checking the
+// batch again (ledger check --batch) finishes them.
+type GateCheck struct {
+	Store   GateImporter
+	Checker *Checker
+	Actor   string
+	Timeout time.Duration
+	Workers int
+}
+
+// GateClaim is one factual claim the gate read in a text, with its decision.
 type GateClaim struct {
 	Text      string              `json:"text"`
 	Citations []evidence.Citation `json:"citations"`
-	Allow     bool                `json:"allow"`
-	// Matched are the ledger claims that verify it (found_at_source, no open seam, strong
-	// enough); empty when it is blocked.
+	// Rule is the triage rule that made it a factual claim.
+	Rule  string `json:"rule"`
+	Allow bool   `json:"allow"`
+	// Matched are the ledger claims that verify it (found_at_source, no open seam, no
+	// not_found citation, strong enough); empty when it is blocked.
 	Matched []string `json:"matched"`
 	// Strength is the highest strength among Matched; "" when blocked.
 	Strength evidence.Strength `json:"strength"`
 	// Reasons say why it is blocked, one per ledger claim considered; empty when allowed.
 	Reasons []string `json:"reasons"`
+	// Next says what to do so that it may pass, in words an agent can act on; empty when
+	// allowed.
+	Next []string `json:"next"`
+	// Checked is the batch the gate imported and checked it in on the spot, when it did.
+	Checked string `json:"checked,omitempty"`
+
+	needsCheck bool // cited, and a citation of it is not in the ledger: --check may check it
 }
 
-// GateDecision is the gate's answer about a text. Allow is true only when every claim is
-// allowed; a text with no claim is allowed with a Note.
+// NotGated is a statement of the text that is not a factual claim, with the triage rule that
+// let it pass.
+type NotGated struct {
+	Text string        `json:"text"`
+	Kind evidence.Kind `json:"kind"`
+	Rule string        `json:"rule"`
+}
+
+// GateDecision is the gate's answer about a text. Allow is true only when every factual claim
+// is allowed; a text with no factual claim is allowed with a Note.
 type GateDecision struct {
 	Allow        bool        `json:"allow"`
 	Claims       []GateClaim `json:"claims"`
+	NotGated     []NotGated  `json:"not_gated"`
 	Note         string      `json:"note,omitempty"`
 	ResidualRisk string      `json:"residual_risk"`
 }
 
-// NoteNoClaims is the note of a text in which the gate found no claim.
-const NoteNoClaims = "the text states nothing the gate reads as a claim, so there is nothing to verify"
+// NoteNoClaims is the note of a text in which the gate found no factual claim.
+const NoteNoClaims = "the text states nothing the gate reads as a factual claim, so there is nothing to verify"
+
+// NoteUnreadable starts the note of a text the gate cannot read; it is blocked whole.
+const NoteUnreadable = "the text cannot be read, so nothing in it is allowed"
 
 // ParseMinStrength reads a minimum strength: "" (none), low, medium or high. The error wraps
 // [ErrGate].
@@ -107,43 +160,129 @@ func strengthRank(s evidence.Strength) int {
 	return 0
 }
 
-// Gate decides whether text may be written to persistent memory (docs/gate.md). It reads the
-// claims of text with [GateClaims] and allows the text only if every claim matches a ledger
-// claim that is found_at_source, has no open seam (on it or any of its citations) and has at
-// least strength min ("" for no minimum). A ledger claim matches a claim of the text when
-// their normalized texts are equal, or when one of the text's citations has the same URL
-// (after [NormalizeURL]) and the same normalized quote as one of its found citations and
-// every word of the claim is a word of the ledger claim's text or found quotes; either
-// way, every URL the text's claim cites must be a found citation of that ledger claim without
-// an open seam (and with the same quote, when the text gives one).
+// Gate decides whether text may be written to persistent memory (docs/gate.md). It sorts
+// every statement of text with [evidence.TriageText]: only factual claims are gated; the
+// rest is listed in NotGated with the rule that let it pass. A factual claim is allowed only
+// when a ledger claim matches it and is found_at_source, has no open seam (on it or any of
+// its citations), has no citation that is not_found, and has at least strength opt.Min.
 //
-// Gate fails closed: when the ledger cannot be read it returns a blocking decision (its
+// A ledger claim matches when the normalized texts are equal, or when one of the claim's
+// citations has the same URL (after [NormalizeURL]) and the same normalized quote as one of
+// its citations and every word of the claim is a word of the ledger claim's text or found
+// quotes; either way, every URL the claim cites must be a found citation of that ledger claim
+// without an open seam (and with the same quote, when the claim gives one). A claim with no
+// URL that no ledger claim matches is blocked with evidence.NoteNoSource and is never checked
+// against anything else.
+//
+// With opt.Check, the claims that carry a URL and a quote the ledger does not hold are first
+// imported and checked on the spot (see [GateCheck]), then decided on the result.
+//
+// Gate fails closed: a text that cannot be read is blocked whole (Note says why); when the
+// ledger cannot be read or the check cannot be recorded it returns a blocking decision (its
 // Claims carry the reason) and the error.
-func Gate(ctx context.Context, l GateLedger, text string, min evidence.Strength) (GateDecision, error) {
-	claims := GateClaims(text)
-	d := GateDecision{Allow: true, Claims: make([]GateClaim, 0, len(claims))}
+func Gate(ctx context.Context, l GateLedger, text string, opt GateOptions) (GateDecision, error) {
+	d := GateDecision{Allow: true, Claims: []GateClaim{}, NotGated: []NotGated{}}
+	sorted, err := evidence.TriageText(text)
+	if err != nil {
+		d.Allow, d.Note = false, NoteUnreadable+": "+err.Error()
+		d.ResidualRisk = gateRisk(d, opt.Min)
+		return d, nil
+	}
 	var firstErr error
-	for _, c := range claims {
-		gc, err := gateClaim(ctx, l, c, min)
+	note := func(err error) {
 		if err != nil && firstErr == nil {
-			firstErr = fmt.Errorf("read the ledger for claim %q: %w", c.Text, err)
+			firstErr = err
 		}
-		d.Allow = d.Allow && gc.Allow
+	}
+	for _, s := range sorted {
+		if !s.Gated() {
+			d.NotGated = append(d.NotGated, NotGated{Text: s.Text, Kind: s.Kind, Rule: s.Rule})
+			continue
+		}
+		c := evidence.Claim{Text: s.Text, Status: evidence.StatusReported,
+			Citations: []evidence.Citation{{Status: evidence.StatusReported, Note: evidence.NoteNoSource}}}
+		if s.Claim != nil {
+			c = *s.Claim
+		}
+		gc, err := gateClaim(ctx, l, c, opt.Min)
+		gc.Rule = s.Rule
+		note(err)
 		d.Claims = append(d.Claims, gc)
 	}
-	if len(claims) == 0 {
+	if opt.Check != nil && firstErr == nil {
+		note(checkOnTheSpot(ctx, l, opt, d.Claims))
+	}
+	for i := range d.Claims {
+		d.Claims[i].Next = nextSteps(d.Claims[i], opt)
+		d.Allow = d.Allow && d.Claims[i].Allow
+	}
+	if len(d.Claims) == 0 {
 		d.Note = NoteNoClaims
 	}
-	d.ResidualRisk = gateRisk(d, min)
+	d.ResidualRisk = gateRisk(d, opt.Min)
 	return d, firstErr
+}
+
+// checkOnTheSpot imports the claims that need a check as one batch, checks it within the
+// time limit, and decides them again on what was recorded.
+func checkOnTheSpot(ctx context.Context, l GateLedger, opt GateOptions, claims []GateClaim) error {
+	var idx []int
+	var batch []evidence.Claim
+	for i, gc := range claims {
+		if !gc.Allow && gc.needsCheck {
+			idx = append(idx, i)
+			batch = append(batch, evidence.Claim{Text: gc.Text, Status: evidence.StatusReported, Citations: gc.Citations})
+		}
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	gck := opt.Check
+	id, err := gck.Store.ImportClaims(ctx, gck.Actor, batch)
+	if err != nil {
+		for _, i := range idx {
+			claims[i].Reasons = []string{"the claim could not be recorded for a check, so nothing is allowed: " + err.Error()}
+		}
+		return fmt.Errorf("record the claims to check: %w", err)
+	}
+	timeout := gck.Timeout
+	if timeout <= 0 {
+		timeout = DefaultGateTimeout
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	_, runErr := RunBatch(cctx, gck.Store, gck.Checker, gck.Actor, id, false, gck.Workers, nil)
+	late := cctx.Err() != nil
+	cancel()
+	if runErr != nil && !late {
+		for _, i := range idx {
+			claims[i].Reasons = []string{"the check could not be recorded, so nothing is allowed: " + runErr.Error()}
+			claims[i].Checked = id
+		}
+		return fmt.Errorf("check batch %s: %w", id, runErr)
+	}
+	for _, i := range idx {
+		gc, err := gateClaim(ctx, l, evidence.Claim{Text: claims[i].Text, Citations: claims[i].Citations}, opt.Min)
+		if err != nil {
+			return fmt.Errorf("read the ledger after the check: %w", err)
+		}
+		gc.Rule, gc.Checked, gc.needsCheck = claims[i].Rule, id, false
+		if !gc.Allow && late {
+			gc.Reasons = append([]string{fmt.Sprintf("still checking: the check of batch %s did not finish within %s", id, timeout)}, gc.Reasons...)
+		}
+		claims[i] = gc
+	}
+	return nil
 }
 
 // gateClaim decides one claim.
 func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence.Strength) (GateClaim, error) {
 	gc := GateClaim{Text: c.Text, Citations: c.Citations, Matched: []string{}, Reasons: []string{}}
+	if gc.Citations == nil {
+		gc.Citations = []evidence.Citation{}
+	}
 	fail := func(err error) (GateClaim, error) {
 		gc.Reasons = []string{"the ledger could not be read, so nothing is allowed: " + err.Error()}
-		return gc, err
+		return gc, fmt.Errorf("read the ledger for claim %q: %w", c.Text, err)
 	}
 	byText, err := l.ClaimsWithText(ctx, c.Text)
 	if err != nil {
@@ -184,14 +323,28 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		}
 		gc.Reasons = append(gc.Reasons, fmt.Sprintf("ledger claim %s: %s", lc.ID, strings.Join(problems, "; ")))
 	}
-	switch {
-	case len(gc.Matched) > 0:
+	if len(gc.Matched) > 0 {
 		gc.Allow, gc.Reasons = true, []string{}
+		return gc, nil
+	}
+	// A check on the spot can help when the claim cites a checkable URL and quote that no
+	// ledger claim considered holds.
+	for _, ct := range c.Citations {
+		if !ct.Checkable() {
+			continue
+		}
+		held := false
+		for _, lc := range cands {
+			held = held || citedBy(lc, ct, false)
+		}
+		gc.needsCheck = gc.needsCheck || !held
+	}
+	switch {
 	case len(cands) > 0:
 	case !hasURL:
 		gc.Reasons = []string{evidence.NoteNoSource + ": the claim names no URL, and no claim with this text is in the ledger"}
 	default:
-		gc.Reasons = []string{"not in the ledger: no claim with this text, and no citation with this URL and quote, was recorded; import and check the research first"}
+		gc.Reasons = []string{"not in the ledger: no claim with this text, and no citation with this URL and quote, was recorded"}
 	}
 	return gc, nil
 }
@@ -202,12 +355,18 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	if lc.Status != evidence.StatusFound {
 		problems = append(problems, fmt.Sprintf("it is %s, not %s", lc.Status, evidence.StatusFound))
 	}
-	seams := append([]string{}, lc.OpenSeams...)
+	var seams []string
+	seams = append(seams, lc.OpenSeams...)
 	for _, ct := range lc.Citations {
 		seams = append(seams, ct.OpenSeams...)
 	}
 	if len(seams) > 0 {
 		problems = append(problems, fmt.Sprintf("open seam %s waits for a person", strings.Join(seams, ", ")))
+	}
+	for _, ct := range lc.Citations {
+		if ct.Status == evidence.StatusNotFound {
+			problems = append(problems, fmt.Sprintf("its citation %s (%s) is not_found: the quote is not on that page, or the page does not exist; a fabricated citation beside a found one is a fabrication", ct.ID, ct.URL))
+		}
 	}
 	if strengthRank(lc.Strength) < strengthRank(min) {
 		st := string(lc.Strength)
@@ -233,11 +392,66 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	return problems
 }
 
-// unfoundWords are the words of claim c's text (URLs, citation markers and field labels
-// removed), each once and in order, that are neither words of ledger claim lc's text nor of
-// the quotes of its found citations without an open seam. A claim matched by citation
-// rather than by text must state nothing else: a changed number, a negation or a clause
-// appended to a verified quote is not verified by it.
+// nextSteps says what would let a blocked claim pass.
+func nextSteps(gc GateClaim, opt GateOptions) []string {
+	if gc.Allow {
+		return []string{}
+	}
+	var next []string
+	add := func(s string) {
+		for _, n := range next {
+			if n == s {
+				return
+			}
+		}
+		next = append(next, s)
+	}
+	all := strings.Join(gc.Reasons, " ")
+	if strings.HasPrefix(all, "the ledger could not be read") || strings.Contains(all, "could not be recorded") {
+		return []string{"do not write it now; the ledger must be readable (check --data / LEDGER_DATA), then ask the gate again"}
+	}
+	if strings.HasPrefix(all, "still checking") {
+		add(fmt.Sprintf("wait, then finish the check with `ledger check --batch %s` and ask the gate again", gc.Checked))
+	}
+	if strings.HasPrefix(all, evidence.NoteNoSource) {
+		add("cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`")
+		add("or leave the claim out of memory, or write it as a question or a plan rather than a fact")
+	}
+	if strings.HasPrefix(all, "not in the ledger") || (gc.needsCheck && opt.Check == nil) {
+		add("run `ledger gate --check` to check its URL and quote at the source now (or `ledger import` and `ledger check --batch ID`)")
+	}
+	for _, r := range gc.Reasons {
+		if i := strings.Index(r, "open seam "); i >= 0 {
+			ids := strings.TrimSuffix(strings.SplitN(r[i+len("open seam "):], " waits", 2)[0], ",")
+			add(fmt.Sprintf("ask a person to resolve seam %s (the /seams page, or POST /api/seams/{id}/resolve), then ask the gate again", ids))
+		}
+	}
+	if strings.Contains(all, "is not_found") || strings.Contains(all, "it is not_found") {
+		add("do not write it: a cited quote is not on its page; find a page that says it, cite its URL and exact quote, and run `ledger gate --check`")
+	}
+	if strings.Contains(all, "it is unreachable") {
+		add("the cited page could not be read; cite another page that says it, or ask a person to open the page and open a seam")
+	}
+	if strings.Contains(all, "below the minimum") {
+		add(fmt.Sprintf("cite a primary source for it (the gate requires strength %s), or ask an operator to classify the source", opt.Min))
+	}
+	if strings.Contains(all, "do not hold") || strings.Contains(all, "has not found at its source") {
+		add("write the claim in the words of its verified quote, or cite the URL and quote that say what it says and run `ledger gate --check`")
+	}
+	if strings.Contains(all, "it is reported") && !strings.Contains(all, "still checking") {
+		add("its citations were never checked: run `ledger check --batch ID` for its batch, or `ledger gate --check`")
+	}
+	if len(next) == 0 {
+		add("leave it out of memory, or ask a person")
+	}
+	return next
+}
+
+// unfoundWords are the words of claim c's text (field words such as "source" removed), each
+// once and in order, that are neither words of ledger claim lc's text nor of the quotes of
+// its found citations without an open seam. A claim matched by citation rather than by text
+// must state nothing else: a changed number, a negation or a clause appended to a verified
+// quote is not verified by it.
 func unfoundWords(lc LedgerClaim, c evidence.Claim) []string {
 	parts := []string{lc.Text}
 	for _, ct := range lc.Citations {
@@ -250,13 +464,29 @@ func unfoundWords(lc LedgerClaim, c evidence.Claim) []string {
 		have[w] = true
 	}
 	var extra []string
-	for _, w := range contentWords(stripLabel(c.Text)) {
-		if !have[w] {
+	for _, w := range words(c.Text) {
+		if !have[w] && !fieldWords[w] {
 			have[w] = true
 			extra = append(extra, w)
 		}
 	}
 	return extra
+}
+
+// words are the lowercased runs of letters and digits of s after NFKC.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(norm.NFKC.String(s)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// fieldWords name citation fields and pointers to them ("see", "via"); they are not part of
+// what a claim states.
+var fieldWords = map[string]bool{
+	"source": true, "sources": true, "url": true, "urls": true, "link": true, "links": true,
+	"reference": true, "references": true, "citation": true, "citations": true, "quote": true,
+	"quotes": true, "quotation": true, "excerpt": true, "evidence": true, "snippet": true,
+	"see": true, "via": true,
 }
 
 // citedBy reports whether lc has a citation with ct's URL (after NormalizeURL) and, when ct
@@ -308,406 +538,14 @@ func gateRisk(d GateDecision, min evidence.Strength) string {
 	if min != "" {
 		floor = fmt.Sprintf(" at strength %s or above", min)
 	}
-	limits := "The gate reads claims with a deterministic parser: statements inside fenced code blocks, Markdown headings, reference lists and JSON members it does not know are not read as claims."
+	limits := "The gate sorts statements by written rules (docs/gate.md): what it takes for an instruction, preference, plan, question, code, opinion or heading is not verified, and statements inside fenced code blocks and JSON keys are not read as claims."
 	switch {
+	case strings.HasPrefix(d.Note, NoteUnreadable):
+		return "Nothing was verified: the gate could not read the text, so it blocks all of it."
 	case len(d.Claims) == 0:
-		return "Nothing was verified: the gate found no claim in the text. " + limits
+		return "Nothing was verified: the gate found no factual claim in the text. " + limits
 	case d.Allow:
-		return fmt.Sprintf("Allowed means each of the %d claims the gate read matches a ledger claim that is found_at_source with no open seam%s: the quoted words were in the visible text of the cited pages when they were fetched. It does not show that the claims are true, that the pages still say so, or that a quote supports its claim in its context. %s", len(d.Claims), floor, limits)
+		return fmt.Sprintf("Allowed means each of the %d factual claims the gate read matches a ledger claim that is found_at_source, with no open seam and no citation not_found%s: the quoted words were in the visible text of the cited pages when they were fetched. It does not show that the claims are true, that the pages still say so, or that a quote supports its claim in its context. %s", len(d.Claims), floor, limits)
 	}
-	return fmt.Sprintf("Blocked means at least one claim could not be matched to a ledger claim that is found_at_source with no open seam%s. It does not show that any claim is false: it may be unchecked, waiting for a person, or worded differently from the ledger.", floor)
-}
-
-// Text rules of GateClaims.
-var (
-	reGateURL     = regexp.MustCompile(`(?i)\]\([^)\s]*(?:\s+"[^"]*")?\)|<(?:https?|ftp|mailto):[^>\s]*>|\b(?:https?|ftp)://\S+|\bmailto:\S+|\bwww\.\S+`)
-	reGateMarker  = regexp.MustCompile(`\[\^[A-Za-z0-9_-]{1,32}\]|\[\d{1,4}(?:\s*,\s*\d{1,4})*\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+`)
-	reGateChat    = regexp.MustCompile(`(?i)^\W*(sure|certainly|of course|great question|good question|hope this helps|i hope|let me|feel free|thanks|thank you|happy to|i'll|i’ll|i will|i searched|i looked|i found|i've|i’ve|here is|here are|here's|here’s|below is|below are|would you like|if you (?:want|need|would|'d|’d))\b`)
-	reGateFence   = regexp.MustCompile("^\\s*(```+|~~~+)")
-	reGateHeading = regexp.MustCompile(`^\s{0,3}#{1,6}(\s|$)`)
-	reGateRule    = regexp.MustCompile(`^\s*(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,}|=+)\s*$`)
-	reGateTable   = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
-	reGateDef     = regexp.MustCompile(`^\s{0,3}\[\^?[A-Za-z0-9_-]{1,32}\]:`)
-	reGateList    = regexp.MustCompile(`^\s*(?:[-*+•]|\d{1,4}[.)]|\(\d{1,4}\))\s+`)
-	reGateQuote   = regexp.MustCompile(`^\s*>\s?`)
-	reGateAttrib  = regexp.MustCompile(`^\s*(?:—|–|--|~)`)
-	reGateLabel   = regexp.MustCompile(`(?i)^\s*(?:\*\*|__)?\s*(claim|fact|statement|finding|assertion|quote|quotes|excerpt|evidence|supporting quote|supporting evidence|exact quote|verbatim quote|key quote|quotation|snippet|source|sources|source url|source link|url|urls|link|links|reference|references|citation|citations)\s*(?:#?\d{1,4})?\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?`)
-	reGateURLLbl  = regexp.MustCompile(`(?i)^(source|sources|source url|source link|url|urls|link|links|reference|references|citation|citations)\b`)
-	reGateRefs    = regexp.MustCompile(`(?i)^\s{0,3}(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$`)
-	reGateSplit   = regexp.MustCompile(`[.!?]["”’»)]*\s+`)
-)
-
-// GateClaims returns the claims of a text that is about to be written to memory: every claim
-// evidence.ParseResearch finds, with its citations, and then every further sentence the
-// parser did not take into a claim (a title-like line, a bold line, a sentence it takes for
-// chatter), as a claim with no source. Not claims: blank lines, Markdown headings, rules,
-// table separator and header rows, fenced code, link and footnote definitions, reference
-// lists under a Sources (References, Notes, ...) heading, URL fields (Source: ...),
-// blockquote attribution lines, questions, lead-ins ending with a colon, and sentences with
-// fewer than three letters or digits. A sentence counts as taken when every word of it
-// (URLs, citation markers and a leading field label removed) is a word of one parsed claim's
-// text or quotes. A text that is JSON is read only as the parser reads it.
-func GateClaims(text string) []evidence.Claim {
-	res, err := evidence.ParseResearch(text)
-	if err != nil {
-		res.Claims = nil
-	}
-	if t := strings.TrimSpace(strings.TrimPrefix(text, "\ufeff")); err == nil && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[{")) {
-		return res.Claims
-	}
-	sets := make([]map[string]bool, len(res.Claims))
-	for i, c := range res.Claims {
-		sets[i] = map[string]bool{}
-		parts := []string{c.Text}
-		for _, ct := range c.Citations {
-			parts = append(parts, ct.Quote)
-		}
-		for _, w := range words(strings.Join(parts, " ")) {
-			sets[i][w] = true
-		}
-	}
-	claims := res.Claims
-	for _, s := range gateSentences(text) {
-		ws := contentWords(stripLabel(s))
-		if len(ws) == 0 || covered(ws, sets) || (reGateChat.MatchString(s) && !strings.ContainsFunc(s, unicode.IsDigit)) {
-			continue
-		}
-		claims = append(claims, evidence.Claim{Text: s, Status: evidence.StatusReported,
-			Citations: []evidence.Citation{{Status: evidence.StatusReported, Note: evidence.NoteNoSource}}})
-		set := map[string]bool{}
-		for _, w := range ws {
-			set[w] = true
-		}
-		sets = append(sets, set)
-	}
-	return claims
-}
-
-func covered(ws []string, sets []map[string]bool) bool {
-	for _, set := range sets {
-		all := true
-		for _, w := range ws {
-			if !set[w] {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
-
-// words are the lowercased runs of letters and digits of s once URLs, link targets and
-// citation markers are removed.
-func words(s string) []string {
-	s = reGateURL.ReplaceAllString(s, " ")
-	s = reGateMarker.ReplaceAllString(s, " ")
-	return strings.FieldsFunc(strings.ToLower(norm.NFKC.String(s)), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
-
-// fieldWords name citation fields and pointers to them ("see", "via"); they are not part of
-// what a sentence states.
-var fieldWords = map[string]bool{
-	"source": true, "sources": true, "url": true, "urls": true, "link": true, "links": true,
-	"reference": true, "references": true, "citation": true, "citations": true, "quote": true,
-	"quotes": true, "quotation": true, "excerpt": true, "evidence": true, "snippet": true,
-	"see": true, "via": true, "claim": true, "fact": true, "statement": true, "finding": true,
-	"assertion": true,
-}
-
-// contentWords are the words of s without fieldWords.
-func contentWords(s string) []string {
-	var out []string
-	for _, w := range words(s) {
-		if !fieldWords[w] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-func stripLabel(s string) string {
-	if m := reGateLabel.FindStringIndex(s); m != nil {
-		return s[m[1]:]
-	}
-	return s
-}
-
-// gateSentences splits text into the sentences GateClaims considers (see there).
-func gateSentences(text string) []string {
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n")
-	var units []string
-	var para []string
-	flush := func() {
-		if len(para) > 0 {
-			units = append(units, strings.Join(para, " "))
-			para = nil
-		}
-	}
-	fence, refs := "", false
-	for i, line := range lines {
-		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if m := reGateFence.FindStringSubmatch(line); m != nil {
-			flush()
-			fence = m[1]
-			continue
-		}
-		switch {
-		case t == "":
-			flush()
-			continue
-		case reGateRefs.MatchString(t):
-			flush()
-			refs = true
-			continue
-		case reGateHeading.MatchString(t):
-			flush()
-			refs = false
-			continue
-		case refs, reGateRule.MatchString(t), reGateTable.MatchString(t), reGateDef.MatchString(t):
-			flush()
-			continue
-		case strings.HasPrefix(t, "|") && i+1 < len(lines) && reGateTable.MatchString(lines[i+1]):
-			flush()
-			continue
-		}
-		body := reGateQuote.ReplaceAllString(line, "")
-		if reGateAttrib.MatchString(body) && reGateURL.MatchString(body) {
-			flush()
-			continue
-		}
-		if lbl := reGateLabel.FindStringSubmatch(reGateList.ReplaceAllString(body, "")); lbl != nil && reGateURLLbl.MatchString(lbl[1]) {
-			flush()
-			continue
-		}
-		if strings.HasPrefix(t, "|") {
-			flush()
-			for _, cell := range strings.Split(strings.ReplaceAll(t, `\|`, "\x00"), "|") {
-				if cell = strings.TrimSpace(strings.ReplaceAll(cell, "\x00", "|")); cell != "" && !reGateURL.MatchString(cell) {
-					units = append(units, cell)
-				}
-			}
-			continue
-		}
-		if reGateList.MatchString(body) || reGateQuote.MatchString(line) || reGateLabel.MatchString(body) {
-			flush()
-			body = reGateList.ReplaceAllString(body, "")
-		}
-		para = append(para, strings.TrimSpace(body))
-	}
-	flush()
-	var out []string
-	for _, u := range units {
-		u = reGateMarker.ReplaceAllString(u, "")
-		for _, s := range splitSentences(u) {
-			s = strings.TrimSpace(s)
-			bare := strings.TrimRight(s, "*_ \"”’)")
-			if bare == "" || strings.HasSuffix(bare, "?") || strings.HasSuffix(bare, ":") || letters(s) < 3 {
-				continue
-			}
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func splitSentences(s string) []string {
-	var out []string
-	start := 0
-	for _, m := range reGateSplit.FindAllStringIndex(s, -1) {
-		out = append(out, s[start:m[1]])
-		start = m[1]
-	}
-	return append(out, s[start:])
-}
-
-func letters(s string) int {
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			n++
-		}
-	}
-	return n
-}
-
-// HookInput is what a coding agent's pre-write hook receives on stdin, as the gate reads it.
-type HookInput struct {
-	ToolName string
-	// FilePath is the file the tool writes; "" when the tool names none.
-	FilePath string
-	// Texts are the texts the tool would write: content (a whole file), new_string (an
-	// edit), or each edits[].new_string (several edits), in that order.
-	Texts []string
-}
-
-// maxHookBytes bounds the hook input.
-const maxHookBytes = 2*evidence.MaxPasteBytes + 64<<10
-
-// ParseHook reads the JSON a pre-write hook receives:
-//
-//	{"tool_name": "...", "tool_input": {"file_path": "...", "content": "...",
-//	  "new_string": "...", "edits": [{"old_string": "...", "new_string": "..."}]}}
-//
-// Other members are ignored. The error wraps [ErrGate] when the input is not one JSON
-// object, is too large or not UTF-8, when tool_input is present but not an object, when a
-// text member or file_path is not a string, when edits is not an array of objects, or when
-// the tool writes text but names no file_path (so the gate cannot tell whether it is memory).
-func ParseHook(data []byte) (HookInput, error) {
-	if len(data) > maxHookBytes {
-		return HookInput{}, fmt.Errorf("%w: the hook input is more than %d bytes; write the memory file in smaller pieces", ErrGate, maxHookBytes)
-	}
-	if !utf8.Valid(data) {
-		return HookInput{}, fmt.Errorf("%w: the hook input is not UTF-8 text", ErrGate)
-	}
-	var raw struct {
-		ToolName  json.RawMessage `json:"tool_name"`
-		ToolInput json.RawMessage `json:"tool_input"`
-	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	if err := dec.Decode(&raw); err != nil {
-		return HookInput{}, fmt.Errorf("%w: the hook input is not a JSON object (%v); the hook must pass its JSON on stdin", ErrGate, err)
-	}
-	if dec.More() {
-		return HookInput{}, fmt.Errorf("%w: data after the hook's JSON object; pass one object", ErrGate)
-	}
-	var in HookInput
-	if err := optString(raw.ToolName, "tool_name", &in.ToolName); err != nil {
-		return HookInput{}, err
-	}
-	if len(raw.ToolInput) == 0 || string(raw.ToolInput) == "null" {
-		return in, nil
-	}
-	var ti struct {
-		FilePath  json.RawMessage `json:"file_path"`
-		Content   json.RawMessage `json:"content"`
-		NewString json.RawMessage `json:"new_string"`
-		Edits     json.RawMessage `json:"edits"`
-	}
-	if err := json.Unmarshal(raw.ToolInput, &ti); err != nil {
-		return HookInput{}, fmt.Errorf("%w: tool_input is not a JSON object (%v)", ErrGate, err)
-	}
-	if err := optString(ti.FilePath, "tool_input.file_path", &in.FilePath); err != nil {
-		return HookInput{}, err
-	}
-	for _, m := range []struct {
-		raw  json.RawMessage
-		name string
-	}{{ti.Content, "tool_input.content"}, {ti.NewString, "tool_input.new_string"}} {
-		var s string
-		if err := optString(m.raw, m.name, &s); err != nil {
-			return HookInput{}, err
-		}
-		if m.raw != nil && string(m.raw) != "null" {
-			in.Texts = append(in.Texts, s)
-		}
-	}
-	if len(ti.Edits) > 0 && string(ti.Edits) != "null" {
-		var edits []struct {
-			NewString json.RawMessage `json:"new_string"`
-		}
-		if err := json.Unmarshal(ti.Edits, &edits); err != nil {
-			return HookInput{}, fmt.Errorf("%w: tool_input.edits is not an array of objects (%v)", ErrGate, err)
-		}
-		for i, e := range edits {
-			var s string
-			if err := optString(e.NewString, fmt.Sprintf("tool_input.edits[%d].new_string", i), &s); err != nil {
-				return HookInput{}, err
-			}
-			in.Texts = append(in.Texts, s)
-		}
-	}
-	if len(in.Texts) > 0 && strings.TrimSpace(in.FilePath) == "" {
-		return HookInput{}, fmt.Errorf("%w: the tool writes text but tool_input names no file_path, so the gate cannot tell whether it is memory", ErrGate)
-	}
-	return in, nil
-}
-
-// optString decodes an optional JSON string member into dst.
-func optString(raw json.RawMessage, name string, dst *string) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	if err := json.Unmarshal(raw, dst); err != nil {
-		return fmt.Errorf("%w: %s is not a JSON string", ErrGate, name)
-	}
-	return nil
-}
-
-// DefaultMemoryFiles are the memory-file patterns of `ledger gate --hook`: memory files and
-// folders, and AGENTS.md, the file of standing instructions coding agents read at every start.
-const DefaultMemoryFiles = "**/MEMORY.md,**/AGENTS.md,**/memory/**,**/memories/**,**/*.memory.md"
-
-// MemoryFiles is a list of glob patterns that name memory files. A pattern is matched against
-// the whole path with forward slashes, case-insensitively; "**" matches any number of path
-// segments (also none), and within a segment "*", "?" and "[...]" work as in path.Match. A
-// pattern without a slash matches a file name in any folder.
-type MemoryFiles []string
-
-// ParseMemoryFiles reads comma-separated patterns. The error wraps [ErrGate] for an empty
-// list or a pattern path.Match refuses.
-func ParseMemoryFiles(list string) (MemoryFiles, error) {
-	var m MemoryFiles
-	for _, p := range strings.Split(list, ",") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		for _, seg := range strings.Split(p, "/") {
-			if _, err := path.Match(seg, ""); err != nil {
-				return nil, fmt.Errorf("%w: memory-file pattern %q: %v", ErrGate, p, err)
-			}
-		}
-		if !strings.Contains(p, "/") {
-			p = "**/" + p
-		}
-		m = append(m, strings.ToLower(p))
-	}
-	if len(m) == 0 {
-		return nil, fmt.Errorf("%w: no memory-file pattern given; pass GLOB,... (default %s)", ErrGate, DefaultMemoryFiles)
-	}
-	return m, nil
-}
-
-// Match reports whether file (a path with / or \ separators) matches one of the patterns.
-func (m MemoryFiles) Match(file string) bool {
-	file = strings.ToLower(strings.ReplaceAll(file, "\\", "/"))
-	segs := strings.Split(strings.TrimLeft(file, "/"), "/")
-	for _, p := range m {
-		if matchSegs(strings.Split(strings.TrimLeft(p, "/"), "/"), segs) {
-			return true
-		}
-	}
-	return false
-}
-
-func matchSegs(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(segs); i++ {
-				if matchSegs(pat[1:], segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], segs[0]); !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
-	}
-	return len(segs) == 0
+	return fmt.Sprintf("Blocked means at least one factual claim could not be matched to a ledger claim that is found_at_source, with no open seam and no citation not_found%s. It does not show that any claim is false: it may be unchecked, waiting for a person, or worded differently from the ledger.", floor)
 }

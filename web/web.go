@@ -71,6 +71,7 @@ import (
 	"net/http"
 
 	"evidenceledger/ledger"
+	"evidenceledger/verify"
 )
 
 // Ledger is what the server needs from the store.
@@ -81,6 +82,7 @@ type Ledger interface {
 	Keys(ctx context.Context) (ledger.KeySet, error)
 	intakeLedger
 	GateStore
+	verify.CheckStore
 	accounts
 	evidencePages
 }
@@ -91,6 +93,10 @@ type Config struct {
 	// Jobs runs batch checks (POST /api/batches/{id}/check and the batch page's check
 	// button); without it those answer 503.
 	Jobs CheckJobs
+	// Checker checks the claims of POST /api/gate {"check": true} on the spot, with the
+	// server's fetch settings, CheckWorkers at a time; without it such a request answers 503.
+	Checker      *verify.Checker
+	CheckWorkers int
 	// SetupToken, when not empty, is the one-time first-run token: while the ledger has no
 	// user, /setup?token=SetupToken creates the first operator. Only its hash is kept.
 	SetupToken string

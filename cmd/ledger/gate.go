@@ -15,7 +15,7 @@ import (
 
 var gateCommand = command{
 	name:    "gate",
-	summary: "gate [FILE|-] [--hook] [--min-strength low|medium|high] [--memory-files GLOB,...]: may this text be written to memory? exit 0 allow, 2 block (reasons on stderr)",
+	summary: "gate [FILE|-] [--hook [--hook-output exit|json]] [--check [--timeout 60s]] [--min-strength low|medium|high] [--memory-files GLOB,...] [fetch flags of check]: may this text be written to memory? exit 0 allow, 2 block (reasons on stderr)",
 	run:     runGate,
 }
 
@@ -24,28 +24,44 @@ const exitBlock = exitError(2)
 
 // runGate reads a text from FILE (stdin for "-" or no argument) and asks the memory-write
 // gate (verify.Gate) whether it may be written to memory. It prints the decision as one JSON
-// line on stdout; when the text is blocked, it prints each blocked claim and why on stderr
-// and exits 2. A file that cannot be read or is not text exits 1.
+// line on stdout; when the text is blocked, it prints each blocked claim, why, and what to do
+// next on stderr, then the residual risk, and exits 2. A file that cannot be read or is not
+// text exits 1.
 //
-// With --hook it reads a pre-write hook's JSON on stdin instead (verify.ParseHook): a write to
-// a file that does not match --memory-files is allowed (exit 0) without opening the ledger;
-// a write to a memory file is gated on the texts it writes. In hook mode nothing is printed
-// on stdout, and every failure (input that cannot be read, no ledger, a ledger that cannot be
-// read) blocks with exit 2, because a hook runner treats only 2 as a block.
+// With --check, the cited claims the ledger does not hold are imported as one batch (actor
+// system, format json) and checked on the spot with the fetch flags of `ledger check`, for at
+// most --timeout; what was not checked by then is blocked as still checking.
+//
+// With --hook it reads an agent's pre-tool hook JSON on stdin instead (verify.ParseHook): a
+// tool that writes no memory file is allowed (exit 0) without opening the ledger; a write to
+// a memory file is gated on the text it writes. Every failure in hook mode (input that cannot
+// be read, a tool the gate cannot read that names a memory file, no ledger, a ledger that
+// cannot be read) blocks. --hook-output exit (the default) blocks with exit 2 and the reasons
+// on stderr, which Claude Code, Codex CLI and Gemini CLI show to the model; --hook-output json
+// prints the agent's JSON form on stdout and exits 0 (docs/gate.md).
 //
 // Outside hook mode a ledger that is missing or cannot be read also blocks with exit 2: the
 // gate fails closed.
 func runGate(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("gate", e)
-	hook := fs.Bool("hook", false, "read a pre-write hook's JSON on stdin; gate only writes to memory files")
+	hook := fs.Bool("hook", false, "read an agent's pre-tool hook JSON on stdin; gate only writes to memory files")
+	hookOut := fs.String("hook-output", "exit", "with --hook: `exit` (block with exit 2, reasons on stderr) or json (the agent's JSON decision on stdout, exit 0)")
+	check := fs.Bool("check", false, "check on the spot the cited claims the ledger does not hold, and record the check")
+	timeout := fs.Duration("timeout", verify.DefaultGateTimeout, "with --check: the longest `time` the check may take; past it the claims are blocked as still checking")
 	minFlag := fs.String("min-strength", "", "allow only claims of at least this `strength`: low, medium or high")
 	memFlag := fs.String("memory-files", verify.DefaultMemoryFiles, "with --hook: comma-separated `globs` of the memory files to gate (** spans folders)")
-	rest, err := parse(fs, args)
+	rest, fcfg, workers, err := parseFetchFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 1 || (*hook && len(rest) > 0) {
 		return fmt.Errorf("want: ledger gate [FILE|-] or ledger gate --hook (hook JSON on stdin): %w", errUsage)
+	}
+	if *hookOut != "exit" && *hookOut != "json" {
+		return fmt.Errorf("--hook-output %q: want exit or json: %w", *hookOut, errUsage)
+	}
+	if *timeout <= 0 {
+		return fmt.Errorf("--timeout %v: want more than 0: %w", *timeout, errUsage)
 	}
 	min, err := verify.ParseMinStrength(*minFlag)
 	if err != nil {
@@ -55,27 +71,51 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("--memory-files: %v: %w", err, errUsage)
 	}
+	var agent string
 	block := func(reasons ...string) error {
+		if *hook && *hookOut == "json" {
+			return printJSON(e.stdout, hookDeny(agent, reasons))
+		}
 		for _, r := range reasons {
 			fmt.Fprintln(e.stderr, "ledger gate: blocked: "+r)
 		}
 		return exitBlock
 	}
+	allow := func() error {
+		if *hook && *hookOut == "json" && agent == verify.AgentGemini {
+			_, err := fmt.Fprintln(e.stdout, `{"decision":"allow"}`)
+			return err
+		}
+		return nil
+	}
 
 	var text, name string
 	if *hook {
-		raw, err := io.ReadAll(io.LimitReader(e.stdin, 8*evidence.MaxPasteBytes))
+		raw, err := io.ReadAll(io.LimitReader(e.stdin, verify.MaxHookBytes+1))
 		if err != nil {
 			return block(fmt.Sprintf("read the hook input: %v", err))
 		}
 		in, err := verify.ParseHook(raw)
+		agent = in.Agent
 		if err != nil {
 			return block(err.Error())
 		}
-		if in.FilePath == "" || !mem.Match(in.FilePath) {
-			return nil
+		for _, p := range in.Unread {
+			if mem.Match(p) {
+				return block(fmt.Sprintf("%s (%s)", in.Problem, p))
+			}
 		}
-		text, name = strings.Join(in.Texts, "\n\n"), in.FilePath
+		var texts []string
+		for _, w := range in.Writes {
+			if mem.Match(w.Path) {
+				texts = append(texts, verify.ExpandEdit(readCurrent(w.Path, in.Cwd), w))
+				name = w.Path
+			}
+		}
+		if len(texts) == 0 {
+			return allow()
+		}
+		text = strings.Join(texts, "\n\n")
 	} else {
 		b, src, err := readInput(e, rest, "the text", "gate smaller texts")
 		if err != nil {
@@ -98,7 +138,11 @@ func runGate(ctx context.Context, e *env, args []string) error {
 		return block(fmt.Sprintf("the ledger could not be opened, so nothing is allowed: %v", err))
 	}
 	defer s.Close()
-	d, gerr := verify.Gate(ctx, web.GateLedger(s), text, min)
+	opt := verify.GateOptions{Min: min}
+	if *check {
+		opt.Check = &verify.GateCheck{Store: web.GateImporter(s), Checker: verify.NewChecker(fcfg), Actor: "system", Timeout: *timeout, Workers: workers}
+	}
+	d, gerr := verify.Gate(ctx, web.GateLedger(s), text, opt)
 	if !*hook {
 		if err := printJSON(e.stdout, d); err != nil {
 			return err
@@ -108,13 +152,58 @@ func runGate(ctx context.Context, e *env, args []string) error {
 		return block(gerr.Error())
 	}
 	if d.Allow {
-		return nil
+		return allow()
 	}
 	var reasons []string
+	if d.Note != "" {
+		reasons = append(reasons, d.Note)
+	}
 	for _, c := range d.Claims {
 		if !c.Allow {
-			reasons = append(reasons, fmt.Sprintf("%q: %s", c.Text, strings.Join(c.Reasons, "; ")))
+			reasons = append(reasons, fmt.Sprintf("%q: %s. Next: %s", c.Text, strings.Join(c.Reasons, "; "), strings.Join(c.Next, "; ")))
 		}
 	}
 	return block(append(reasons, d.ResidualRisk)...)
+}
+
+// hookDeny is the JSON decision that blocks a tool call: Gemini CLI's {"decision":"deny"}
+// form, or the hookSpecificOutput form of Claude Code and Codex CLI.
+func hookDeny(agent string, reasons []string) any {
+	reason := "ledger gate: blocked: " + strings.Join(reasons, "\nledger gate: blocked: ")
+	if agent == verify.AgentGemini {
+		return map[string]string{"decision": "deny", "reason": reason}
+	}
+	return map[string]any{"hookSpecificOutput": map[string]string{
+		"hookEventName":            "PreToolUse",
+		"permissionDecision":       "deny",
+		"permissionDecisionReason": reason,
+	}}
+}
+
+// maxCurrentBytes bounds how much of a memory file readCurrent reads.
+const maxCurrentBytes = evidence.MaxPasteBytes
+
+// readCurrent returns the current text of the file an edit changes (relative paths from the
+// hook's cwd; ~ from $HOME), or "" when it cannot be read: then the edit's new text is gated
+// as it stands.
+func readCurrent(file, cwd string) string {
+	if strings.HasPrefix(file, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		file = filepath.Join(home, file[2:])
+	} else if !filepath.IsAbs(file) && cwd != "" {
+		file = filepath.Join(cwd, file)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxCurrentBytes+1))
+	if err != nil || len(b) > maxCurrentBytes {
+		return ""
+	}
+	return string(b)
 }

@@ -38,7 +38,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 	// Closed before the store (defers run last in, first out): checks in flight are
 	// dropped unrecorded, and checking the batch again finishes them.
-	jobs := verify.NewJobs(s, verify.NewChecker(cfg), workers)
+	checker := verify.NewChecker(cfg)
+	jobs := verify.NewJobs(s, checker, workers)
 	defer jobs.Close()
 	// First run: with no user yet, a one-time link creates the first operator.
 	var setupToken string
@@ -56,7 +57,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs, SetupToken: setupToken}),
+		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while

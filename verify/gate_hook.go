@@ -1,0 +1,600 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"evidenceledger/evidence"
+)
+
+// The agents whose hook inputs ParseHook reads.
+const (
+	AgentClaude = "claude-code" // PreToolUse: Write, Edit, MultiEdit, NotebookEdit
+	AgentCodex  = "codex"       // PreToolUse: apply_patch, the patch in tool_input.command
+	AgentGemini = "gemini-cli"  // BeforeTool: save_memory's fact, write_file, replace
+)
+
+// GeminiMemoryFile is the file Gemini CLI's save_memory tool appends its facts to.
+const GeminiMemoryFile = "~/.gemini/GEMINI.md"
+
+// HookWrite is one file a tool would write and the text it would write there: a whole file's
+// content, the new text of an edit, or the lines a patch adds. Only that text is gated, not
+// the rest of the file (written earlier, through the gate).
+type HookWrite struct {
+	Path string
+	Text string
+	// Old is the text an edit replaces ("" for a whole file, a patch or a fact); see
+	// [ExpandEdit].
+	Old string
+}
+
+// ExpandEdit returns the text to gate for write w, given current, the file's text before the
+// write ("" when it cannot be read). For an edit that replaces Old, it is the whole lines
+// around the first occurrence of Old as they will read after the edit, so that a fragment
+// ("2005" put in place of "1999") is gated in its sentence. Otherwise, or when current does
+// not hold Old, it is w.Text.
+func ExpandEdit(current string, w HookWrite) string {
+	i := strings.Index(current, w.Old)
+	if w.Old == "" || i < 0 {
+		return w.Text
+	}
+	start := strings.LastIndexByte(current[:i], '\n') + 1
+	end := i + len(w.Old)
+	if j := strings.IndexByte(current[end:], '\n'); j >= 0 {
+		end += j
+	} else {
+		end = len(current)
+	}
+	return current[start:i] + w.Text + current[i+len(w.Old):end]
+}
+
+// HookInput is what a coding agent's pre-tool hook receives on stdin, as the gate reads it.
+type HookInput struct {
+	// Agent is AgentClaude, AgentCodex or AgentGemini, told by the event and tool names.
+	Agent    string
+	Event    string
+	ToolName string
+	// Cwd is the agent's working directory, from which relative paths are read.
+	Cwd string
+	// Writes are the files the tool writes, with their texts; none for a tool that writes
+	// no file (a read, a search, a shell command that names no memory file).
+	Writes []HookWrite
+	// Unread are the paths that a tool the gate cannot read (an unknown tool, a shell
+	// command, a known tool with members it does not know) names; a caller blocks when one
+	// of them is a memory file. Problem says why the tool cannot be read.
+	Unread  []string
+	Problem string
+}
+
+// maxHookBytes bounds the hook input: a whole memory file, JSON-escaped, and the rest.
+const maxHookBytes = 2*evidence.MaxPasteBytes + 64<<10
+
+// MaxHookBytes is the largest hook input ParseHook reads.
+const MaxHookBytes = maxHookBytes
+
+// toolFields are the members each known tool's tool_input may have. A known tool writing to
+// a memory file with another member is blocked: the gate cannot tell what that member writes.
+var toolFields = map[string][]string{
+	"Write":        {"file_path", "content"},
+	"Edit":         {"file_path", "old_string", "new_string", "replace_all"},
+	"MultiEdit":    {"file_path", "edits"},
+	"NotebookEdit": {"notebook_path", "new_source", "cell_id", "cell_type", "edit_mode"},
+	"apply_patch":  {"command", "input"},
+	"save_memory":  {"fact"},
+	"write_file":   {"file_path", "content"},
+	"replace":      {"file_path", "old_string", "new_string", "expected_replacements", "instruction"},
+}
+
+// shellTools run shell commands; the gate does not read what a command writes.
+var shellTools = map[string]bool{"Bash": true, "shell": true, "exec_command": true, "local_shell": true, "run_shell_command": true, "container.exec": true}
+
+// readOnlyTools write nothing.
+var readOnlyTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "WebFetch": true, "WebSearch": true, "TodoWrite": true, "Task": true,
+	"read_file": true, "read_many_files": true, "glob": true, "search_file_content": true, "list_directory": true, "google_web_search": true, "web_fetch": true}
+
+// ParseHook reads the JSON a pre-tool hook receives (docs/gate.md, "Hooks"):
+//
+//	{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": "...", "content": "..."}}
+//
+// with tool_input as each known tool has it: Claude Code's Write (content), Edit
+// (new_string), MultiEdit (edits[].new_string) and NotebookEdit (notebook_path, new_source);
+// Codex CLI's apply_patch (the patch text in command; the lines it adds to each file); Gemini
+// CLI's BeforeTool save_memory (fact, written to GeminiMemoryFile), write_file and replace.
+// Read-only tools write nothing; a shell command or an unknown tool writes nothing the gate
+// can read, and the paths its strings name are returned in Unread.
+//
+// It fails closed: the error wraps [ErrGate] when the input is not one JSON object, is too
+// large or not UTF-8, has a duplicate member name at any depth, has no tool_name, has no
+// tool_input object, or when a known tool's members are missing or of another type (a null
+// content, a file_path that is not a string, a patch that cannot be read).
+func ParseHook(data []byte) (HookInput, error) {
+	if len(data) > maxHookBytes {
+		return HookInput{}, fmt.Errorf("%w: the hook input is more than %d bytes; write the memory file in smaller pieces", ErrGate, maxHookBytes)
+	}
+	if !utf8.Valid(data) {
+		return HookInput{}, fmt.Errorf("%w: the hook input is not UTF-8 text", ErrGate)
+	}
+	if err := noDuplicateKeys(data); err != nil {
+		return HookInput{}, fmt.Errorf("%w: %v; a hook input with a member named twice is refused, since readers disagree on which one counts", ErrGate, err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil || raw == nil {
+		return HookInput{}, fmt.Errorf("%w: the hook input is not a JSON object; the hook must pass the agent's JSON on stdin", ErrGate)
+	}
+	var in HookInput
+	if err := optString(raw["hook_event_name"], "hook_event_name", &in.Event); err != nil {
+		return HookInput{}, err
+	}
+	if err := optString(raw["tool_name"], "tool_name", &in.ToolName); err != nil {
+		return HookInput{}, err
+	}
+	if err := optString(raw["cwd"], "cwd", &in.Cwd); err != nil {
+		return HookInput{}, err
+	}
+	if strings.TrimSpace(in.ToolName) == "" {
+		return HookInput{}, fmt.Errorf("%w: the hook input names no tool_name; install the gate as a pre-tool hook (PreToolUse, BeforeTool)", ErrGate)
+	}
+	var ti map[string]json.RawMessage
+	if r := raw["tool_input"]; len(r) == 0 || json.Unmarshal(r, &ti) != nil || ti == nil {
+		return HookInput{}, fmt.Errorf("%w: tool_input is missing or not a JSON object", ErrGate)
+	}
+	in.Agent = agentOf(in)
+	str := func(name string) (string, bool, error) {
+		r, ok := ti[name]
+		if !ok {
+			return "", false, nil
+		}
+		var s string
+		if err := json.Unmarshal(r, &s); err != nil || string(r) == "null" {
+			return "", true, fmt.Errorf("%w: tool_input.%s of %s is not a JSON string", ErrGate, name, in.ToolName)
+		}
+		return s, true, nil
+	}
+	need := func(name string) (string, error) {
+		s, ok, err := str(name)
+		if err == nil && !ok {
+			err = fmt.Errorf("%w: %s's tool_input has no %s, so the gate cannot tell what it writes", ErrGate, in.ToolName, name)
+		}
+		return s, err
+	}
+	tool := in.ToolName
+	switch {
+	case readOnlyTools[tool]:
+		return in, nil
+	case shellTools[tool]:
+		cmd, _, err := str("command")
+		if err != nil {
+			return HookInput{}, err
+		}
+		if strings.Contains(cmd, "*** Begin Patch") {
+			ws, err := parsePatch(cmd)
+			if err != nil {
+				return HookInput{}, err
+			}
+			in.Writes = ws
+			return in, nil
+		}
+		in.Unread = stringPaths(ti)
+		in.Problem = "a shell command that names a memory file: the gate cannot read what a command writes; write memory with the agent's file tools"
+		return in, nil
+	case toolFields[tool] == nil:
+		in.Unread = stringPaths(ti)
+		in.Problem = fmt.Sprintf("the tool %s, which the gate does not know, names a memory file: the gate cannot tell what it writes", tool)
+		return in, nil
+	}
+	pathField := "file_path"
+	switch tool {
+	case "NotebookEdit":
+		pathField = "notebook_path"
+	case "apply_patch", "save_memory":
+		pathField = ""
+	}
+	var file string
+	if pathField != "" {
+		p, err := need(pathField)
+		if err != nil {
+			return HookInput{}, err
+		}
+		if strings.TrimSpace(p) == "" {
+			return HookInput{}, fmt.Errorf("%w: %s's tool_input.%s is empty, so the gate cannot tell whether it is memory", ErrGate, tool, pathField)
+		}
+		file = p
+	}
+	var unknown []string
+	for k := range ti {
+		if !slices.Contains(toolFields[tool], k) {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	if len(unknown) > 0 {
+		in.Unread = append(stringPaths(ti), file)
+		if tool == "save_memory" {
+			in.Unread = append(in.Unread, GeminiMemoryFile)
+		}
+		in.Problem = fmt.Sprintf("%s's tool_input has members the gate does not know (%s), so it cannot tell what the tool writes", tool, strings.Join(unknown, ", "))
+		return in, nil
+	}
+	switch tool {
+	case "Write", "write_file":
+		s, err := need("content")
+		if err != nil {
+			return HookInput{}, err
+		}
+		in.Writes = []HookWrite{{Path: file, Text: s}}
+	case "Edit", "replace":
+		s, err := need("new_string")
+		if err != nil {
+			return HookInput{}, err
+		}
+		old, _, err := str("old_string")
+		if err != nil {
+			return HookInput{}, err
+		}
+		in.Writes = []HookWrite{{file, s, old}}
+	case "NotebookEdit":
+		s, ok, err := str("new_source")
+		if err != nil {
+			return HookInput{}, err
+		}
+		if !ok && !strings.Contains(string(ti["edit_mode"]), "delete") {
+			return HookInput{}, fmt.Errorf("%w: NotebookEdit's tool_input has no new_source", ErrGate)
+		}
+		in.Writes = []HookWrite{{Path: file, Text: s}}
+	case "MultiEdit":
+		var edits []map[string]json.RawMessage
+		if err := json.Unmarshal(ti["edits"], &edits); err != nil || edits == nil {
+			return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits is not an array of objects", ErrGate)
+		}
+		for i, e := range edits {
+			var s, old string
+			if r, ok := e["new_string"]; !ok || string(r) == "null" || json.Unmarshal(r, &s) != nil {
+				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].new_string is missing or not a JSON string", ErrGate, i)
+			}
+			if r, ok := e["old_string"]; ok && json.Unmarshal(r, &old) != nil {
+				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].old_string is not a JSON string", ErrGate, i)
+			}
+			in.Writes = append(in.Writes, HookWrite{file, s, old})
+		}
+	case "save_memory":
+		s, err := need("fact")
+		if err != nil {
+			return HookInput{}, err
+		}
+		in.Writes = []HookWrite{{Path: GeminiMemoryFile, Text: s}}
+	case "apply_patch":
+		s, ok, err := str("command")
+		if err == nil && !ok {
+			s, ok, err = str("input")
+		}
+		if err == nil && !ok {
+			err = fmt.Errorf("%w: apply_patch's tool_input has no command holding the patch", ErrGate)
+		}
+		if err != nil {
+			return HookInput{}, err
+		}
+		ws, err := parsePatch(s)
+		if err != nil {
+			return HookInput{}, err
+		}
+		in.Writes = ws
+	}
+	return in, nil
+}
+
+// agentOf tells the agent from the event and the tool.
+func agentOf(in HookInput) string {
+	switch {
+	case in.Event == "BeforeTool" || in.ToolName == "save_memory" || in.ToolName == "write_file" || in.ToolName == "replace" || in.ToolName == "run_shell_command":
+		return AgentGemini
+	case in.ToolName == "apply_patch" || in.ToolName == "exec_command" || in.ToolName == "shell" || in.ToolName == "local_shell":
+		return AgentCodex
+	}
+	return AgentClaude
+}
+
+// parsePatch reads an apply_patch patch (Codex CLI):
+//
+//	*** Begin Patch
+//	*** Add File: PATH        then lines starting with +
+//	*** Update File: PATH     optionally *** Move to: PATH, then hunks (@@, " ", -, + lines)
+//	*** Delete File: PATH
+//	*** End Patch
+//
+// and returns, per file added or updated, the lines the patch adds (a moved file counts under
+// both names). Text before "*** Begin Patch" (a shell heredoc) is ignored. A patch without
+// its end marker, a directive it does not know, or a line of another shape is refused.
+func parsePatch(patch string) ([]HookWrite, error) {
+	bad := func(format string, args ...any) ([]HookWrite, error) {
+		return nil, fmt.Errorf("%w: the patch cannot be read: %s", ErrGate, fmt.Sprintf(format, args...))
+	}
+	patch = strings.ReplaceAll(patch, "\r\n", "\n")
+	i := strings.Index(patch, "*** Begin Patch")
+	if i < 0 {
+		return bad("no *** Begin Patch line")
+	}
+	lines := strings.Split(patch[i:], "\n")
+	var out []HookWrite
+	var cur []int // indexes in out of the file being patched
+	var adding bool
+	ended := false
+	for n, l := range lines[1:] {
+		switch {
+		case ended:
+			if t := strings.TrimSpace(l); t != "" && t != "EOF" && t != "'EOF'" && !strings.HasPrefix(t, "EOF") {
+				return bad("text after *** End Patch at line %d", n+2)
+			}
+		case l == "*** End Patch":
+			ended = true
+		case strings.HasPrefix(l, "*** Add File: "):
+			out = append(out, HookWrite{Path: strings.TrimSpace(strings.TrimPrefix(l, "*** Add File: "))})
+			cur, adding = []int{len(out) - 1}, true
+		case strings.HasPrefix(l, "*** Update File: "):
+			out = append(out, HookWrite{Path: strings.TrimSpace(strings.TrimPrefix(l, "*** Update File: "))})
+			cur, adding = []int{len(out) - 1}, false
+		case strings.HasPrefix(l, "*** Move to: "):
+			if len(cur) == 0 || adding {
+				return bad("*** Move to outside an Update File section at line %d", n+2)
+			}
+			out = append(out, HookWrite{Path: strings.TrimSpace(strings.TrimPrefix(l, "*** Move to: "))})
+			cur = append(cur, len(out)-1)
+		case strings.HasPrefix(l, "*** Delete File: "):
+			cur = nil
+		case l == "*** End of File":
+		case strings.HasPrefix(l, "***"):
+			return bad("unknown directive %q at line %d", l, n+2)
+		case len(cur) == 0:
+			if strings.TrimSpace(l) != "" {
+				return bad("line %d belongs to no file", n+2)
+			}
+		case strings.HasPrefix(l, "+"):
+			for _, k := range cur {
+				out[k].Text += l[1:] + "\n"
+			}
+		case adding:
+			if l != "" {
+				return bad("line %d of an added file does not start with +", n+2)
+			}
+		case strings.HasPrefix(l, "@@"), strings.HasPrefix(l, " "), strings.HasPrefix(l, "-"), l == "":
+		default:
+			return bad("line %d is not a hunk line (@@, space, - or +)", n+2)
+		}
+	}
+	if !ended {
+		return bad("no *** End Patch line")
+	}
+	for _, w := range out {
+		if w.Path == "" {
+			return bad("a file section names no path")
+		}
+	}
+	return out, nil
+}
+
+// rePathish finds words in strings that may name files: anything between white space, quotes
+// and shell punctuation.
+var rePathish = regexp.MustCompile(`[^\s"'<>|;&()=]+`)
+
+// stringPaths returns every word of every string in v (at any depth) that could be a path.
+func stringPaths(v map[string]json.RawMessage) []string {
+	var out []string
+	var walk func(x any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			for _, e := range t {
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case string:
+			out = append(out, rePathish.FindAllString(t, -1)...)
+		}
+	}
+	for _, r := range v {
+		var x any
+		if json.Unmarshal(r, &x) == nil {
+			walk(x)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// noDuplicateKeys reports the first object member named twice in the JSON data, at any depth.
+func noDuplicateKeys(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var walk func() error
+	walk = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := k.(string)
+				if seen[key] {
+					return fmt.Errorf("the member %q appears twice in one object", key)
+				}
+				seen[key] = true
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		return nil
+	}
+	if err := walk(); err != nil {
+		return fmt.Errorf("not one JSON object (%v)", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("data after the JSON object")
+	}
+	return nil
+}
+
+// optString decodes an optional JSON string member into dst; null counts as absent.
+func optString(raw json.RawMessage, name string, dst *string) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return fmt.Errorf("%w: %s is not a JSON string", ErrGate, name)
+	}
+	return nil
+}
+
+// DefaultMemoryFiles are the memory-file patterns of `ledger gate --hook` (docs/gate.md):
+// memory files and folders of the agents, and the files of standing instructions they read
+// at every start (AGENTS.md, CLAUDE.md, GEMINI.md), where a fact is remembered like one in a
+// memory file.
+const DefaultMemoryFiles = "**/MEMORY.md,**/AGENTS.md,**/CLAUDE.md,**/CLAUDE.local.md,**/GEMINI.md,**/memory/**,**/memories/**,**/*.memory.md,**/.claude/**/memory*"
+
+// MemoryFiles is a list of glob patterns that name memory files. A pattern is matched against
+// the whole cleaned path with forward slashes, case-insensitively; "**" matches any number of
+// path segments (also none), and within a segment "*", "?" and "[...]" work as in path.Match.
+// A pattern without a slash matches a file name in any folder.
+//
+// The path is folded the way Windows reads names, so that no spelling of a memory file
+// escapes the gate: backslashes are separators; "." and ".." segments are resolved; trailing
+// dots and spaces of a segment are dropped ("MEMORY.md." and "MEMORY.md " are MEMORY.md); an
+// alternate data stream is dropped ("MEMORY.md::$DATA", "MEMORY.md:x"); and an 8.3 short name
+// ("MEMORY~1.MD") matches every name whose short form it can be. Case is always folded, as on
+// the case-insensitive file systems of Windows and macOS.
+type MemoryFiles []string
+
+// ParseMemoryFiles reads comma-separated patterns. The error wraps [ErrGate] for an empty
+// list or a pattern path.Match refuses.
+func ParseMemoryFiles(list string) (MemoryFiles, error) {
+	var m MemoryFiles
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		for _, seg := range strings.Split(p, "/") {
+			if _, err := path.Match(seg, ""); err != nil {
+				return nil, fmt.Errorf("%w: memory-file pattern %q: %v", ErrGate, p, err)
+			}
+		}
+		if !strings.Contains(p, "/") {
+			p = "**/" + p
+		}
+		m = append(m, strings.ToLower(p))
+	}
+	if len(m) == 0 {
+		return nil, fmt.Errorf("%w: no memory-file pattern given; pass GLOB,... (default %s)", ErrGate, DefaultMemoryFiles)
+	}
+	return m, nil
+}
+
+// reShortName is an 8.3 short name: up to six characters, ~ and a number, an extension of up
+// to three.
+var reShortName = regexp.MustCompile(`^([^.~]{1,6})~[0-9]{1,6}(?:\.([^.]{0,3}))?$`)
+
+// Match reports whether file (a path with / or \ separators) matches one of the patterns,
+// after the folding described at [MemoryFiles].
+func (m MemoryFiles) Match(file string) bool {
+	segs := foldPath(file)
+	if len(segs) == 0 {
+		return false
+	}
+	for _, p := range m {
+		if matchSegs(strings.Split(strings.TrimLeft(p, "/"), "/"), segs) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldPath splits a path into lowercased segments the way Windows reads them.
+func foldPath(file string) []string {
+	file = strings.ToLower(strings.ReplaceAll(file, "\\", "/"))
+	var segs []string
+	for i, s := range strings.Split(file, "/") {
+		if k := strings.IndexByte(s, ':'); k >= 0 && !(i == 0 && k == 1) {
+			s = s[:k] // an alternate data stream; a drive letter (c:) stays
+		}
+		s = strings.TrimRight(s, ". ")
+		switch {
+		case s == "" || s == "." || s == "?":
+		case s == "..":
+			if len(segs) > 0 {
+				segs = segs[:len(segs)-1]
+			}
+		default:
+			segs = append(segs, s)
+		}
+	}
+	return segs
+}
+
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(pat[1:], segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 || !matchSeg(pat[0], segs[0]) {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// matchSeg matches one segment, an 8.3 short name against the long names it can stand for.
+func matchSeg(pat, seg string) bool {
+	if ok, _ := path.Match(pat, seg); ok {
+		return true
+	}
+	sm := reShortName.FindStringSubmatch(seg)
+	if sm == nil {
+		return false
+	}
+	base, ext := pat, ""
+	if i := strings.LastIndexByte(pat, '.'); i >= 0 {
+		base, ext = pat[:i], pat[i+1:]
+	}
+	base = strings.NewReplacer(" ", "", ".", "").Replace(base)
+	if !strings.ContainsAny(base, "*?[") {
+		if !strings.HasPrefix(base, sm[1]) && !strings.HasPrefix(sm[1], base) {
+			return false
+		}
+	}
+	if strings.ContainsAny(ext, "*?[") {
+		return true
+	}
+	return strings.HasPrefix(ext, sm[2]) && (len(sm[2]) == min(3, len(ext)))
+}
