@@ -542,7 +542,9 @@ func foldPath(file string) []string {
 		if k := strings.IndexByte(s, ':'); k >= 0 && !(i == 0 && k == 1) {
 			s = s[:k] // an alternate data stream; a drive letter (c:) stays
 		}
-		s = strings.TrimRight(s, ". ")
+		if s != "." && s != ".." {
+			s = strings.TrimRight(s, ". ")
+		}
 		switch {
 		case s == "" || s == "." || s == "?":
 		case s == "..":

@@ -192,7 +192,7 @@ func TestGateDecisions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			d, err := verify.Gate(context.Background(), l, tt.text, tt.min)
+			d, err := verify.Gate(context.Background(), l, tt.text, verify.GateOptions{Min: tt.min})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +224,7 @@ func TestGateDecisions(t *testing.T) {
 func TestGateFailsClosed(t *testing.T) {
 	w := newGateWorld(t)
 	w.store.Close()
-	d, err := verify.Gate(context.Background(), web.GateLedger(w.store), "Acme was founded in 1999.", "")
+	d, err := verify.Gate(context.Background(), web.GateLedger(w.store), "Acme was founded in 1999.", verify.GateOptions{})
 	if err == nil || d.Allow || len(d.Claims) != 1 || !strings.Contains(d.Claims[0].Reasons[0], "could not be read") {
 		t.Fatalf("a closed ledger: %+v %v; want a block and an error", d, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -13,68 +12,151 @@ import (
 	"evidenceledger/evidence"
 )
 
-func TestParseHook(t *testing.T) {
-	tests := []struct {
-		file  string
-		path  string
-		texts []string
-		err   string
-	}{
-		{"write-memory.json", "/home/u/proj/MEMORY.md", []string{"# Facts\n\n- Acme was founded in 1999.\n"}, ""},
-		{"edit.json", "/home/u/proj/memory/acme.md", []string{"Acme was founded in 1999."}, ""},
-		{"multiedit.json", "notes.memory.md", []string{"Acme employs 40 people.", "Acme was founded in 1999."}, ""},
-		{"write-code.json", "/home/u/proj/main.go", []string{"package main\n"}, ""},
-		{"bash.json", "", nil, ""},
-		{"no-path.json", "", nil, "names no file_path"},
-		{"truncated.json", "", nil, "not a JSON object"},
-		{"content-number.json", "", nil, "tool_input.content is not a JSON string"},
+const soldFact = "- Acme was sold to Beta Corp in 2021.\n"
+
+// TestParseHookRecorded reads the recorded hook inputs of each agent under testdata/hooks.
+// Every file there must have a row.
+func TestParseHookRecorded(t *testing.T) {
+	type want struct {
+		agent  string
+		writes []HookWrite // Old not compared when empty
+		unread string      // a path Unread must hold
+		err    string
 	}
-	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("../testdata/gate/hook", tt.file))
+	tests := map[string]want{
+		"claude/write-memory-instructions.json": {AgentClaude, []HookWrite{{Path: "/home/ana/shop/MEMORY.md"}}, "", ""},
+		"claude/write-memory-unverified.json":   {AgentClaude, []HookWrite{{Path: "/home/ana/shop/MEMORY.md"}}, "", ""},
+		"claude/edit-claude-md.json":            {AgentClaude, []HookWrite{{Path: "/home/ana/shop/CLAUDE.md", Text: "## Facts\n" + soldFact, Old: "## Facts\n"}}, "", ""},
+		"claude/multiedit-memory.json": {AgentClaude, []HookWrite{{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "- Use tabs for indentation.", Old: "- Use tabs."},
+			{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "## Facts\n" + soldFact, Old: "## Facts\n"}}, "", ""},
+		"claude/notebook-memory.json":        {AgentClaude, []HookWrite{{Path: "/home/ana/shop/memory/analysis.ipynb", Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
+		"claude/write-code.json":             {AgentClaude, []HookWrite{{Path: "/home/ana/shop/main.go"}}, "", ""},
+		"claude/bash.json":                   {AgentClaude, nil, "./...", ""},
+		"claude/bash-echo-memory.json":       {AgentClaude, nil, "MEMORY.md", ""},
+		"claude/read-memory.json":            {AgentClaude, nil, "", ""},
+		"claude/windows-trailing-dot.json":   {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md.`}}, "", ""},
+		"claude/windows-trailing-space.json": {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md `}}, "", ""},
+		"claude/windows-ads.json":            {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md::$DATA`}}, "", ""},
+		"claude/windows-short-name.json":     {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY~1.MD`}}, "", ""},
+		"claude/windows-case.json":           {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\memory.MD`}}, "", ""},
+		"claude/dot-dot.json":                {AgentClaude, []HookWrite{{Path: "/home/ana/shop/src/../MEMORY.md"}}, "", ""},
+		"codex/apply-patch-agents-facts.json": {AgentCodex, []HookWrite{{Path: "AGENTS.md",
+			Text: "# AGENTS.md\n\n- Run `make test` before committing.\n" + soldFact}}, "", ""},
+		"codex/apply-patch-agents-instructions.json": {AgentCodex, []HookWrite{{Path: "AGENTS.md", Text: "- Use tabs for indentation.\n- Never push to main.\n"}}, "", ""},
+		"codex/apply-patch-code.json":                {AgentCodex, []HookWrite{{Path: "src/app.py", Text: "    print('Acme was sold to Beta Corp in 2021.')\n"}}, "", ""},
+		"codex/apply-patch-move-to-memory.json":      {AgentCodex, []HookWrite{{Path: "notes/todo.md", Text: soldFact}, {Path: "memory/acme.md", Text: soldFact}}, "", ""},
+		"codex/shell-heredoc-patch.json":             {AgentCodex, []HookWrite{{Path: "MEMORY.md", Text: soldFact}}, "", ""},
+		"codex/apply-patch-no-end.json":              {err: "no *** End Patch line"},
+		"gemini/save-memory-preference.json":         {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "The user prefers metric units."}}, "", ""},
+		"gemini/save-memory-fact.json":               {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
+		"gemini/write-file-gemini-md.json":           {AgentGemini, []HookWrite{{Path: "/home/ana/shop/GEMINI.md"}}, "", ""},
+		"gemini/read-file.json":                      {AgentGemini, nil, "", ""},
+		"malformed/null.json":                        {err: "not a JSON object"},
+		"malformed/empty-object.json":                {err: "names no tool_name"},
+		"malformed/no-tool-input.json":               {err: "tool_input is missing"},
+		"malformed/null-tool-input.json":             {err: "tool_input is missing"},
+		"malformed/content-null.json":                {err: "tool_input.content of Write is not a JSON string"},
+		"malformed/content-number.json":              {err: "tool_input.content of Write is not a JSON string"},
+		"malformed/duplicate-keys.json":              {err: `"file_path" appears twice`},
+		"malformed/duplicate-tool-name.json":         {err: `"tool_name" appears twice`},
+		"malformed/edit-other-fields.json":           {err: "Edit's tool_input has no file_path"},
+		"malformed/notebook-other-fields.json":       {err: "NotebookEdit's tool_input has no notebook_path"},
+		"malformed/no-file-path.json":                {err: "Write's tool_input has no file_path"},
+		"malformed/truncated.json":                   {err: "not one JSON object"},
+		"malformed/two-objects.json":                 {err: "data after the JSON object"},
+		"malformed/write-extra-member.json":          {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
+		"malformed/unknown-tool-memory.json":         {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
+	}
+	files, _ := filepath.Glob("../testdata/hooks/*/*.json")
+	if len(files) < len(tests) {
+		t.Fatalf("found %d recorded hook inputs in ../testdata/hooks, want %d", len(files), len(tests))
+	}
+	for _, file := range files {
+		name := filepath.ToSlash(strings.TrimPrefix(file, "../testdata/hooks/"))
+		t.Run(name, func(t *testing.T) {
+			tt, ok := tests[name]
+			if !ok {
+				t.Fatalf("no row for %s", name)
+			}
+			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
 			in, err := ParseHook(data)
 			if tt.err != "" {
-				if err == nil || !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("err %v; want ErrGate with %q", err, tt.err)
+				if !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v; want ErrGate saying %q", err, tt.err)
 				}
 				return
 			}
-			if err != nil || in.FilePath != tt.path || !reflect.DeepEqual(in.Texts, tt.texts) {
-				t.Fatalf("%+v %v; want %q %q", in, err, tt.path, tt.texts)
+			if err != nil || in.Agent != tt.agent || len(in.Writes) != len(tt.writes) {
+				t.Fatalf("%+v %v; want agent %s and writes %+v", in, err, tt.agent, tt.writes)
+			}
+			for i, w := range tt.writes {
+				got := in.Writes[i]
+				if got.Path != w.Path || (w.Text != "" && got.Text != w.Text) || got.Old != w.Old {
+					t.Fatalf("write %d: %+v; want %+v", i, got, w)
+				}
+			}
+			if tt.unread != "" && !strings.Contains(strings.Join(in.Unread, "\n"), tt.unread) {
+				t.Fatalf("unread %q; want %q in it", in.Unread, tt.unread)
 			}
 		})
 	}
 	for desc, in := range map[string]string{
-		"two objects":            `{"tool_input":{}} {}`,
-		"tool_input a string":    `{"tool_input":"x"}`,
-		"edits not an array":     `{"tool_input":{"file_path":"a","edits":{"new_string":"x"}}}`,
-		"not UTF-8":              "{\"tool_input\":{\"file_path\":\"a\",\"content\":\"\xff\"}}",
-		"an array":               `[]`,
-		"file_path not string":   `{"tool_input":{"file_path":1,"content":"x"}}`,
-		"edit new_string bool":   `{"tool_input":{"file_path":"a","edits":[{"new_string":true}]}}`,
-		"empty input":            ``,
-		"tool_name not a string": `{"tool_name":{}}`,
+		"tool_input a string":  `{"tool_name":"Write","tool_input":"x"}`,
+		"edits not an array":   `{"tool_name":"MultiEdit","tool_input":{"file_path":"a","edits":{"new_string":"x"}}}`,
+		"not UTF-8":            "{\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"a\",\"content\":\"\xff\"}}",
+		"an array":             `[]`,
+		"file_path not string": `{"tool_name":"Write","tool_input":{"file_path":1,"content":"x"}}`,
+		"empty file_path":      `{"tool_name":"Write","tool_input":{"file_path":" ","content":"x"}}`,
+		"edit new_string bool": `{"tool_name":"MultiEdit","tool_input":{"file_path":"a","edits":[{"new_string":true}]}}`,
+		"edit new_string null": `{"tool_name":"MultiEdit","tool_input":{"file_path":"a","edits":[{"new_string":null}]}}`,
+		"empty input":          ``,
+		"tool_name an object":  `{"tool_name":{},"tool_input":{}}`,
+		"nested duplicate":     `{"tool_name":"MultiEdit","tool_input":{"file_path":"a","edits":[{"new_string":"x","new_string":"y"}]}}`,
+		"fact null":            `{"tool_name":"save_memory","tool_input":{"fact":null}}`,
+		"patch unknown line":   `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a\n+x\n*** Frobnicate\n*** End Patch"}}`,
+		"patch no path":        `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: \n+x\n*** End Patch"}}`,
+		"patch stray line":     `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\nhello\n*** End Patch"}}`,
 	} {
 		if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrGate) {
 			t.Errorf("%s: err %v; want ErrGate", desc, err)
 		}
 	}
-	// A caller reads at most some bytes more than the limit, so the size it passes is not the
-	// input's size: the error names the limit and what to do, never a size it did not see.
-	big := `{"tool_input":{"file_path":"MEMORY.md","content":"` + strings.Repeat("a", maxHookBytes) + `"}}`
+	big := `{"tool_name":"Write","tool_input":{"file_path":"MEMORY.md","content":"` + strings.Repeat("a", maxHookBytes) + `"}}`
 	_, err := ParseHook([]byte(big))
-	if want := fmt.Sprintf("the hook input is more than %d bytes; write the memory file in smaller pieces", maxHookBytes); !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), fmt.Sprint(len(big))) {
+	if want := fmt.Sprintf("the hook input is more than %d bytes; write the memory file in smaller pieces", maxHookBytes); !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), want) {
 		t.Errorf("too large: err %v; want ErrGate saying %q", err, want)
+	}
+	atLimit := `{"tool_name":"Write","tool_input":{"file_path":"MEMORY.md","content":"`
+	atLimit += strings.Repeat("a", maxHookBytes-len(atLimit)-3) + `"}}`
+	if in, err := ParseHook([]byte(atLimit)); err != nil || len(atLimit) != maxHookBytes || len(in.Writes) != 1 {
+		t.Errorf("an input of exactly %d bytes: %v", maxHookBytes, err)
+	}
+}
+
+func TestExpandEdit(t *testing.T) {
+	cur := "# Memory\n\n- Acme was founded in 1999.\n- Use tabs.\n"
+	for _, tt := range []struct {
+		w    HookWrite
+		want string
+	}{
+		{HookWrite{Text: "2005", Old: "1999"}, "- Acme was founded in 2005."},
+		{HookWrite{Text: "x", Old: "not there"}, "x"},
+		{HookWrite{Text: "whole file"}, "whole file"},
+		{HookWrite{Text: "- Use tabs.\n- Acme has 12 shops.", Old: "- Use tabs."}, "- Use tabs.\n- Acme has 12 shops."},
+	} {
+		if got := ExpandEdit(cur, tt.w); got != tt.want {
+			t.Errorf("ExpandEdit(%+v) = %q; want %q", tt.w, got, tt.want)
+		}
 	}
 }
 
 func FuzzParseHook(f *testing.F) {
-	files, err := filepath.Glob("../testdata/gate/hook/*.json")
+	files, err := filepath.Glob("../testdata/hooks/*/*.json")
 	if err != nil || len(files) == 0 {
-		f.Fatalf("seeds in ../testdata/gate/hook: %v (%d files)", err, len(files))
+		f.Fatalf("seeds in ../testdata/hooks: %v (%d files)", err, len(files))
 	}
 	for _, file := range files {
 		b, err := os.ReadFile(file)
@@ -83,6 +165,7 @@ func FuzzParseHook(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	mem, _ := ParseMemoryFiles(DefaultMemoryFiles)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := ParseHook(data)
 		if err != nil {
@@ -91,14 +174,21 @@ func FuzzParseHook(f *testing.F) {
 			}
 			return
 		}
-		if len(in.Texts) > 0 && strings.TrimSpace(in.FilePath) == "" {
-			t.Fatalf("texts without a file path passed: %+v", in)
+		if in.ToolName == "" {
+			t.Fatalf("no tool name passed: %+v", in)
 		}
-		for _, s := range in.Texts {
-			if !utf8.ValidString(s) {
-				t.Fatalf("text not UTF-8: %q", s)
+		for _, w := range in.Writes {
+			if strings.TrimSpace(w.Path) == "" || !utf8.ValidString(w.Text) {
+				t.Fatalf("a write without a path or with text that is not UTF-8: %+v", w)
 			}
-			GateClaims(s)
+			mem.Match(w.Path)
+			if _, err := evidence.TriageText(w.Text); err != nil && !errors.Is(err, evidence.ErrBadResearch) {
+				t.Fatalf("triage: %v", err)
+			}
+		}
+		// A tool the gate cannot read says why, so the block it causes has a reason.
+		if len(in.Unread) > 0 && in.Problem == "" {
+			t.Fatalf("unread paths without a problem: %+v", in)
 		}
 	})
 }
@@ -123,11 +213,27 @@ func TestMemoryFiles(t *testing.T) {
 		{"source code", "/home/u/proj/main.go", false},
 		{"a name that only contains memory", "/home/u/proj/memory_test.go", false},
 		{"MEMORY.md.bak is not MEMORY.md", "MEMORY.md.bak", false},
-		{"AGENTS.md at the root", "AGENTS.md", true},
 		{"AGENTS.md in a subproject", "/home/u/proj/services/api/AGENTS.md", true},
-		{"agents.md in lower case", "/home/u/proj/agents.md", true},
+		{"CLAUDE.md", "/home/u/proj/CLAUDE.md", true},
+		{"CLAUDE.local.md", "/home/u/proj/CLAUDE.local.md", true},
+		{"GEMINI.md in the home folder", "~/.gemini/GEMINI.md", true},
+		{"a memory file under .claude", "/home/u/.claude/projects/p/memory.json", true},
+		{"a memory folder under .claude", "/home/u/.claude/projects/p/memory/MEMORY.md", true},
+		{"other files under .claude are not memory", "/home/u/.claude/settings.json", false},
 		{"AGENTS.md.orig is not AGENTS.md", "/home/u/proj/AGENTS.md.orig", false},
-		{"a folder named AGENTS.md is not the file's name", "/home/u/proj/AGENTS.md/notes.txt", false},
+		{"a folder named AGENTS.md is not the file", "/home/u/proj/AGENTS.md/notes.txt", false},
+		{"a trailing dot (Windows drops it)", `C:\proj\MEMORY.md.`, true},
+		{"a trailing space (Windows drops it)", `C:\proj\MEMORY.md `, true},
+		{"trailing dots and spaces", "/p/MEMORY.md . .", true},
+		{"the default data stream", `C:\proj\MEMORY.md::$DATA`, true},
+		{"a named data stream", `C:\proj\MEMORY.md:notes`, true},
+		{"an 8.3 short name", `C:\proj\MEMORY~1.MD`, true},
+		{"an 8.3 short name of CLAUDE.md", `C:\proj\CLAUDE~2.MD`, true},
+		{"an 8.3 short name of another file", `C:\proj\MAIN~1.GO`, false},
+		{"a short folder name of memories", `C:\proj\MEMORI~1\x.txt`, true},
+		{"dot-dot resolved into a memory file", "/p/src/../MEMORY.md", true},
+		{"dot-dot resolved out of a memory folder", "/p/memory/../main.go", false},
+		{"a device path", `\\?\C:\proj\MEMORY.md`, true},
 		{"empty path", "", false},
 	}
 	for _, tt := range tests {
@@ -141,7 +247,7 @@ func TestMemoryFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p, want := range map[string]bool{"notes/a.md": true, "x/notes/a.md": false, "a/b/knowledge.txt": true, "notes/a/b.md": false} {
+	for p, want := range map[string]bool{"notes/a.md": true, "x/notes/a.md": false, "a/b/knowledge.txt": true, "notes/a/b.md": false, `C:\kb\KNOWLE~1.TXT`: true} {
 		if own.Match(p) != want {
 			t.Errorf("own patterns: Match(%q) != %v", p, want)
 		}
@@ -175,30 +281,28 @@ func TestNormalizeURLAndStrength(t *testing.T) {
 	}
 }
 
-func TestGateClaimsOfPastes(t *testing.T) {
-	// Every claim the research parser finds is a gate claim; the gate adds only sentences
-	// the parser left out.
-	files, _ := filepath.Glob("../testdata/pastes/*.md")
-	if len(files) == 0 {
-		t.Fatal("no pastes in ../testdata/pastes")
-	}
-	for _, file := range files {
-		b, err := os.ReadFile(file)
+// TestGateReadsThroughTheParser: the gate's claims are the parser's; a list item starting
+// with "a)" or pretty-printed JSON adds no sourceless claim of its own.
+func TestGateReadsThroughTheParser(t *testing.T) {
+	for _, text := range []string{
+		"a) Acme was founded in 1999 ([about](https://acme.example/about)): “Acme was founded in 1999 in Leeds”.\n",
+		"{\n  \"claims\": [\n    {\n      \"text\": \"Acme was founded in 1999.\",\n      \"url\": \"https://acme.example/about\",\n      \"quote\": \"Acme was founded in 1999 in Leeds\"\n    }\n  ]\n}\n",
+	} {
+		sorted, err := evidence.TriageText(text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := evidence.ParseResearch(string(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := GateClaims(string(b))
-		if len(got) < len(res.Claims) || !reflect.DeepEqual(got[:len(res.Claims)], res.Claims) {
-			t.Fatalf("%s: gate claims do not start with the parser's", file)
-		}
-		for _, c := range got[len(res.Claims):] {
-			if c.Citations[0].Note != evidence.NoteNoSource {
-				t.Fatalf("%s: an added claim has a source: %+v", file, c)
+		gated := 0
+		for _, s := range sorted {
+			if s.Gated() {
+				gated++
+				if s.Claim == nil || s.Claim.Citations[0].URL == "" {
+					t.Errorf("%q: a gated statement without its source: %+v", text, s)
+				}
 			}
+		}
+		if gated != 1 {
+			t.Errorf("%q: %d gated statements; want the one cited claim: %+v", text, gated, sorted)
 		}
 	}
 }
