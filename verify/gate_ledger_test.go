@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
@@ -35,6 +36,7 @@ type gateWorld struct {
 //	hiring   a login-walled host: manual seam open
 //	board    a login-walled host whose manual seam a person resolved as found: low
 //	auditor  no citation: no source of record
+//	mixed    one citation found at acme.test, one whose quote is not on its page: not_found
 func newGateWorld(t *testing.T) gateWorld {
 	t.Helper()
 	var flips atomic.Int32
@@ -42,9 +44,17 @@ func newGateWorld(t *testing.T) gateWorld {
 		"/about":    `<p>Acme was founded in 1999 in Leeds by two engineers. Acme employs 40 people.</p>`,
 		"/registry": `<p>Acme Ltd, incorporated on 3 May 1999, registered office Leeds.</p>`,
 		"/history":  `<p>Acme has always been based in Leeds.</p>`,
+		"/team":     `<p>Acme's founders, Ann Lee and Raj Patel, met at Leeds University.</p>`,
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/robots.txt", http.NotFound)
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(4 * time.Second):
+			fmt.Fprint(w, "<p>Acme slowly opened a shop in Bath.</p>")
+		}
+	})
 	mux.HandleFunc("/flip", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if flips.Add(1)%2 == 1 {
@@ -89,8 +99,9 @@ func newGateWorld(t *testing.T) gateWorld {
 		{"Acme is hiring engineers.", []cit{{u("walled.test", "/jobs"), "We are hiring engineers in Leeds"}}},
 		{"Acme has a board of five.", []cit{{u("walled.test", "/board"), "Our board of five directors"}}},
 		{"Acme has no auditor on file.", []cit{}},
+		{"Acme was founded by two engineers.", []cit{{u("acme.test", "/about"), "founded in 1999 in Leeds by two engineers"}, {u("acme.test", "/history"), "Acme was founded by two engineers in York"}}},
 	}
-	names := []string{"founded", "staff", "moved", "chair", "hiring", "board", "auditor"}
+	names := []string{"founded", "staff", "moved", "chair", "hiring", "board", "auditor", "mixed"}
 	body, _ := json.Marshal(map[string]any{"claims": research})
 	res, err := evidence.ParseRequest(body)
 	if err != nil {
@@ -132,6 +143,7 @@ func newGateWorld(t *testing.T) gateWorld {
 		"hiring":  {evidence.StatusReported, "", 1},
 		"board":   {evidence.StatusFound, evidence.StrengthLow, 0},
 		"auditor": {evidence.StatusReported, "", 0},
+		"mixed":   {evidence.StatusFound, evidence.StrengthLow, 0},
 	}
 	for name, wt := range want {
 		c, err := st.Claim(ctx, w.claims[name])
@@ -178,6 +190,7 @@ func TestGateDecisions(t *testing.T) {
 		{"a login-walled citation waits for a person", "Acme is hiring engineers.", "", false, "open seam s_"},
 		{"a manual seam resolved as found allows", "Acme has a board of five.", "", true, w.claims["board"]},
 		{"a claim in the ledger with no source", "Acme has no auditor on file.", "", false, "it is reported"},
+		{"a found citation beside a fabricated one is a fabrication", "Acme was founded by two engineers.", "", false, "is not_found: the quote is not on that page, or the page does not exist"},
 		{"factual prose with no URL", "Acme was sold in 2021.", "", false, evidence.NoteNoSource},
 		{"a title-like line is a claim too", "Acme was sold in 2021", "", false, evidence.NoteNoSource},
 		{"a fact behind a Note: label is a claim too", "Note: Acme was sold in 2021.", "", false, evidence.NoteNoSource},
@@ -227,5 +240,75 @@ func TestGateFailsClosed(t *testing.T) {
 	d, err := verify.Gate(context.Background(), web.GateLedger(w.store), "Acme was founded in 1999.", verify.GateOptions{})
 	if err == nil || d.Allow || len(d.Claims) != 1 || !strings.Contains(d.Claims[0].Reasons[0], "could not be read") {
 		t.Fatalf("a closed ledger: %+v %v; want a block and an error", d, err)
+	}
+}
+
+// TestGateCheckOnTheSpot: with a GateCheck, a cited claim the ledger does not hold is imported
+// as a batch of its own, checked at its loopback page, recorded, and gated on the result.
+func TestGateCheckOnTheSpot(t *testing.T) {
+	w := newGateWorld(t)
+	ctx := context.Background()
+	l := web.GateLedger(w.store)
+	about := w.url("acme.test", "/about")
+	check := func(timeout time.Duration) verify.GateOptions {
+		return verify.GateOptions{Check: &verify.GateCheck{Store: web.GateImporter(w.store), Checker: verify.NewChecker(verify.LoopbackFetchConfig()),
+			Actor: "user:gate", Timeout: timeout}}
+	}
+	found := "# Acme\n\n- Use tabs.\n- Acme's founders met at Leeds University ([team](" + w.url("acme.test", "/team") + ")): “Acme's founders, Ann Lee and Raj Patel, met at Leeds University”.\n"
+	d, err := verify.Gate(ctx, l, found, verify.GateOptions{})
+	if err != nil || d.Allow || !strings.Contains(strings.Join(d.Claims[0].Reasons, " "), "not in the ledger") ||
+		!strings.Contains(strings.Join(d.Claims[0].Next, " "), "ledger gate --check") {
+		t.Fatalf("without a check: %+v %v; want blocked, not in the ledger, and told to run --check", d, err)
+	}
+	if len(d.NotGated) != 2 || d.NotGated[0].Kind != evidence.KindInstruction || d.NotGated[1].Kind != evidence.KindHeading {
+		t.Fatalf("not gated: %+v; want the heading and the instruction", d.NotGated)
+	}
+	before, _ := w.store.Batches(ctx)
+	d, err = verify.Gate(ctx, l, found, check(10*time.Second))
+	if err != nil || !d.Allow || d.Claims[0].Checked == "" || len(d.Claims[0].Matched) != 1 {
+		t.Fatalf("checked on the spot: %+v %v; want allowed", d, err)
+	}
+	b, err := w.store.Batch(ctx, d.Claims[0].Checked)
+	if err != nil || len(b.Claims) != 1 || b.Claims[0].Status != evidence.StatusFound {
+		t.Fatalf("the batch of the check: %+v %v", b, err)
+	}
+	events, _ := w.store.Events(ctx, 0, 1000)
+	last := events[len(events)-1]
+	if last.Type != "citation.checked" || last.Actor != "user:gate" {
+		t.Fatalf("the last event is %s by %s; want citation.checked by user:gate", last.Type, last.Actor)
+	}
+	if rep, err := w.store.Audit(ctx); err != nil || !rep.OK {
+		t.Fatalf("audit after the check: %+v %v", rep, err)
+	}
+	// Asked again, it is in the ledger: no new batch.
+	if d, err := verify.Gate(ctx, l, found, check(10*time.Second)); err != nil || !d.Allow || d.Claims[0].Checked != "" {
+		t.Fatalf("asked again: %+v %v", d, err)
+	}
+
+	absent := "Acme opened a shop in Paris ([about](" + about + ")): “Acme opened a shop in Paris”."
+	d, err = verify.Gate(ctx, l, absent, check(10*time.Second))
+	if err != nil || d.Allow || d.Claims[0].Checked == "" || !strings.Contains(strings.Join(d.Claims[0].Reasons, " "), "it is not_found") {
+		t.Fatalf("a quote absent from its page: %+v %v; want blocked as not_found", d, err)
+	}
+
+	slow := "Acme opened a shop in Bath ([shop](" + w.url("acme.test", "/slow") + ")): “Acme slowly opened a shop in Bath”."
+	start := time.Now()
+	d, err = verify.Gate(ctx, l, slow, check(300*time.Millisecond))
+	if err != nil || d.Allow || !strings.HasPrefix(d.Claims[0].Reasons[0], "still checking: the check of batch b_") ||
+		!strings.Contains(strings.Join(d.Claims[0].Next, " "), "ledger check --batch "+d.Claims[0].Checked) {
+		t.Fatalf("a slow page: %+v %v; want blocked as still checking", d, err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("the slow check took %v; want it cut at the timeout", took)
+	}
+
+	// A claim with no URL is never checked against anything: no batch is made for it.
+	d, err = verify.Gate(ctx, l, "Acme was sold in 2021.", check(10*time.Second))
+	if err != nil || d.Allow || d.Claims[0].Checked != "" || !strings.HasPrefix(d.Claims[0].Reasons[0], evidence.NoteNoSource) {
+		t.Fatalf("no source: %+v %v", d, err)
+	}
+	after, _ := w.store.Batches(ctx)
+	if len(after) != len(before)+3 {
+		t.Fatalf("%d batches after the checks; want %d (found, absent, slow)", len(after), len(before)+3)
 	}
 }
