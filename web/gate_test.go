@@ -3,11 +3,15 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 
 	"evidenceledger/evidence"
+	"evidenceledger/fetch"
 	"evidenceledger/ledger"
+	"evidenceledger/verify"
 )
 
 // foundClaim imports one claim and makes its citation found_at_source through a manual seam
@@ -73,5 +77,52 @@ func TestGateRoute(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGateRouteCheck: {"check": true} imports and checks a cited claim on the spot with the
+// server's checker, records it as the operator who asked, and gates on the result.
+func TestGateRouteCheck(t *testing.T) {
+	f, at, _ := checkFixture(t)
+	// The same store, served with a checker for the gate.
+	srv := httptest.NewServer(New(Config{Ledger: f.store, Checker: verify.NewChecker(fetch.Config{
+		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1, URLBudget: 10,
+	}), CheckWorkers: 2}))
+	t.Cleanup(srv.Close)
+	g := fixture{srv: srv, store: f.store, operator: f.operator, auditor: f.auditor}
+	text := func(quote string) string {
+		b, _ := json.Marshal(map[string]any{"check": true, "text": "- Use tabs.\n- The registry counted 4,812 companies in 2025 ([report](" + at("a.test", "/report") + ")): “" + quote + "”.\n"})
+		return string(b)
+	}
+	status, body := g.send(t, "POST", "/api/gate", g.auditor, "application/json", []byte(text("the registry counted 4,812 companies")))
+	if status != 403 || !strings.Contains(string(body), "only operators") {
+		t.Fatalf("an auditor asking for a check: %d %s; want 403", status, body)
+	}
+	status, body = g.send(t, "POST", "/api/gate", g.operator, "application/json", []byte(text("the registry counted 4,812 companies")))
+	var d struct {
+		Allow    bool `json:"allow"`
+		NotGated []struct {
+			Kind string `json:"kind"`
+		} `json:"not_gated"`
+		Claims []struct {
+			Checked string   `json:"checked"`
+			Reasons []string `json:"reasons"`
+		} `json:"claims"`
+	}
+	if err := json.Unmarshal(body, &d); status != 200 || err != nil || !d.Allow || len(d.Claims) != 1 || d.Claims[0].Checked == "" || len(d.NotGated) != 1 || d.NotGated[0].Kind != "instruction" {
+		t.Fatalf("checked on the spot: %d %s; want allowed", status, body)
+	}
+	b, err := f.store.Batch(context.Background(), d.Claims[0].Checked)
+	if err != nil || b.Actor != "user:olga" || b.Counts.ClaimsByStatus[evidence.StatusFound] != 1 {
+		t.Fatalf("the gate's batch: %+v %v; want one found claim recorded by the operator", b, err)
+	}
+	status, body = g.send(t, "POST", "/api/gate", g.operator, "application/json", []byte(text("the registry counted 9,999 companies")))
+	if status != 200 || !strings.Contains(string(body), `"allow":false`) || !strings.Contains(string(body), "it is not_found") {
+		t.Fatalf("a quote not on its page: %d %s; want blocked as not_found", status, body)
+	}
+	// Without a checker, a check cannot be done: 503, and nothing is recorded.
+	status, body = f.send(t, "POST", "/api/gate", f.operator, "application/json", []byte(text("the registry counted 4,812 companies in 2025")))
+	if status != 503 {
+		t.Fatalf("no checker: %d %s; want 503", status, body)
 	}
 }
