@@ -19,7 +19,7 @@ import (
 
 // gateData is a data directory whose ledger holds one claim found at its source (through a
 // manual seam a person resolved) and one only reported.
-func gateData(t *testing.T) string {
+func gateData(t testing.TB) string {
 	t.Helper()
 	data := t.TempDir()
 	ctx := context.Background()
