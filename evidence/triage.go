@@ -230,10 +230,10 @@ func triageClause(c string) Triage {
 	if hasAny(ws, preferenceWords) {
 		return Triage{KindPreference, "a preference: it says what is preferred"}
 	}
-	if n := subjectLen(ws, userSubjects); n > 0 && !hasAny(ws, reportingWords) && !hasWord(ws, "that") && !hasWord(ws, "which") && !hasWord(ws, "who") {
+	if n := prefixAny(ws, userSubjects); n > 0 && !hasAny(ws, reportingWords) && !hasWord(ws, "that") && !hasWord(ws, "which") && !hasWord(ws, "who") {
 		return Triage{KindPreference, "a note about the user themselves"}
 	}
-	if n := subjectLen(ws, projectSubjects); n > 0 && n < len(ws) && !pastTense(ws[n]) {
+	if n := prefixAny(ws, projectSubjects); n > 0 && n < len(ws) && !pastTense(ws[n]) {
 		return Triage{KindPreference, "a convention of the project: “" + strings.Join(ws[:n], " ") + "” in the present tense"}
 	}
 	if n := partSubjectLen(ws); n > 0 && n < len(ws) && presentOrModal(ws[n]) {
@@ -289,7 +289,7 @@ func triageInstruction(ws []string, c string) (Triage, bool) {
 			}
 		}
 	}
-	if n := subjectLen(ws, agentSubjects); n > 0 && n < len(ws) {
+	if n := prefixAny(ws, agentSubjects); n > 0 && n < len(ws) {
 		if m := prefixAny(ws[n:], modals); m > 0 {
 			return Triage{KindInstruction, "an instruction to the agent: “" + strings.Join(ws[:n+m], " ") + "”"}, true
 		}
@@ -299,7 +299,7 @@ func triageInstruction(ws []string, c string) (Triage, bool) {
 			return Triage{KindInstruction, "a rule of the project: “" + strings.Join(ws[:n+m], " ") + "”"}, true
 		}
 	}
-	if n := subjectLen(ws, projectSubjects); n > 0 && n < len(ws) {
+	if n := prefixAny(ws, projectSubjects); n > 0 && n < len(ws) {
 		if m := prefixAny(ws[n:], modals); m > 0 {
 			return Triage{KindInstruction, "a rule of the project: “" + strings.Join(ws[:n+m], " ") + "”"}, true
 		}
@@ -493,12 +493,6 @@ func prefixAny(ws []string, ps [][]string) int {
 		}
 	}
 	return best
-}
-
-// subjectLen returns the number of words of the longest subject of subjects that ws starts
-// with, after an optional "the", "our", "this" or "my" that the subject does not hold.
-func subjectLen(ws []string, subjects [][]string) int {
-	return prefixAny(ws, subjects)
 }
 
 // partSubjectLen returns the length of a subject naming a part of the project ("tests",
