@@ -100,8 +100,11 @@ func (p *parser) leftOut() []LeftOut {
 					body = append(body, p.lines[j])
 				}
 			}
-			switch _, isJSON := p.jsonAt[i]; {
-			case isJSON || len(body) == 0:
+			switch claims, isJSON := p.jsonAt[i]; {
+			case isJSON:
+				// The values of the block that are not read into its claims.
+				out = append(out, jsonLeftOut(strings.Join(body, "\n"), Research{Claims: claims})...)
+			case len(body) == 0:
 			case j >= len(p.lines):
 				// Never closed: it may be a stray fence over prose, so each line is read.
 				for _, l := range body {

@@ -109,7 +109,9 @@ func triageSentences(s string) Triage {
 //     any other key sorts the value, and a bare value under an unknown key is factual.
 //  4. Clauses joined by "; " or a spaced dash are sorted one by one; any factual one makes
 //     the sentence factual.
-//  5. A wrapper ("remember that", "note that", "I think", "it seems") sorts what it wraps.
+//  5. A wrapper ("remember that", "note that", "I think", "it seems") sorts what it wraps,
+//     and a that-clause that states something factual makes the whole factual ("Tell the
+//     user that Acme was founded in 1999").
 //  6. Code: a command line (a lowercase command name such as go, git, npm, make, with no
 //     verb like is or was), code punctuation (:=, =>, {, ...), or a lone path or identifier.
 //  7. An instruction: an imperative verb first (run, use, ask, avoid, ...; not when followed
@@ -188,6 +190,15 @@ func triageClause(c string) Triage {
 				return Triage{KindOpinion, "an opinion: it starts with “" + strings.Join(w.words, " ") + "”"}
 			}
 			return r
+		}
+	}
+	// 5b. a that-clause stating something: "Tell the user that Acme was founded in 1999."
+	if i := strings.Index(strings.ToLower(c), " that "); i > 0 {
+		rest := c[i+len(" that "):]
+		if rw := words(rest); len(rw) >= 3 && (hasAny(rw, finiteVerbs) || hasPastTense(rw) || hasDigit(rest)) {
+			if r := triageClause(rest); r.Gated() {
+				return Triage{KindFactual, "a statement in a that-clause is still a statement; it is gated"}
+			}
 		}
 	}
 	// 6. code

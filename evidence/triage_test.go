@@ -140,6 +140,9 @@ func TestTriageSentence(t *testing.T) {
 		{"a clause with a fact after an instruction", "Read the report: revenue grew 12% in 2023.", KindFactual},
 		{"a dash joins a fact to a label", "Acme Ltd - registered office: 1 Park Row, Leeds.", KindFactual},
 		{"courtesy", "Thanks!", KindHeading},
+		{"a fact in an instruction's that-clause", "Tell the user that Acme was founded in 1999.", KindFactual},
+		{"a convention in a that-clause", "Make sure that the build is green.", KindInstruction},
+		{"a fact the user was told", "The user said that Acme moved to York.", KindFactual},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -187,6 +190,20 @@ func TestTriageText(t *testing.T) {
 	}
 	if len(sorted) != 2 || !sorted[0].Gated() || sorted[1].Left == nil || sorted[1].Left.Reason != LeftJSON || !sorted[1].Gated() {
 		t.Errorf("JSON: %+v", sorted)
+	}
+	// The same inside a fenced json block of a Markdown text.
+	sorted, err = TriageText("# Notes\n\n```json\n" + `{"notes": "Acme was sold in 2021.", "claims": [{"text": "Acme was founded in 1999.", "url": "https://acme.example/about", "quote": "founded in 1999 in Leeds"}]}` + "\n```\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gatedTexts []string
+	for _, s := range sorted {
+		if s.Gated() {
+			gatedTexts = append(gatedTexts, s.Text)
+		}
+	}
+	if len(gatedTexts) != 2 || gatedTexts[1] != "Acme was sold in 2021." {
+		t.Errorf("fenced JSON: gated %q; want the claim and the notes value", gatedTexts)
 	}
 	if _, err := TriageText(`{"claims": [`); !errors.Is(err, ErrBadResearch) {
 		t.Errorf("broken JSON: %v; want ErrBadResearch", err)
