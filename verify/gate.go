@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -111,8 +112,31 @@ type GateClaim struct {
 	// Checked is the batch the gate imported and checked it in on the spot, when it did.
 	Checked string `json:"checked,omitempty"`
 
-	needsCheck bool // cited, and a citation of it is not in the ledger: --check may check it
+	needsCheck bool     // cited, and a citation of it is not in the ledger: --check may check it
+	next       []string // the steps found while deciding, in order, each once
 }
+
+// step adds a next step once.
+func (gc *GateClaim) step(s string) {
+	if !slices.Contains(gc.next, s) {
+		gc.next = append(gc.next, s)
+	}
+}
+
+// The next steps a blocked claim's answer names (GateClaim.Next).
+const (
+	stepCite       = "cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`"
+	stepLeaveOut   = "or leave the claim out of memory, or write it as a question or a plan rather than a fact"
+	stepCheck      = "run `ledger gate --check` to check its URL and quote at the source now (or `ledger import` and `ledger check --batch ID`)"
+	stepQuote      = "add an exact quote of at least 12 characters from the cited page, then run `ledger gate --check`"
+	stepNotFound   = "do not write it: a cited quote is not on its page; find a page that says it, cite its URL and exact quote, and run `ledger gate --check`"
+	stepUnread     = "the cited page could not be read; cite another page that says it, or ask a person to open the page"
+	stepUnchecked  = "its citations were never checked: run `ledger check --batch ID` for its batch, or `ledger gate --check`"
+	stepWords      = "write the claim in the words of its verified quote, or cite the URL and quote that say what it says and run `ledger gate --check`"
+	stepLedger     = "do not write it now; the ledger must be readable and writable (check --data / LEDGER_DATA), then ask the gate again"
+	stepOtherwise  = "leave it out of memory, or ask a person"
+	stepSeamFormat = "ask a person to resolve seam %s (the /seams page, or POST /api/seams/{id}/resolve), then ask the gate again"
+)
 
 // NotGated is a statement of the text that is not a factual claim, with the triage rule that
 // let it pass.
@@ -213,8 +237,15 @@ func Gate(ctx context.Context, l GateLedger, text string, opt GateOptions) (Gate
 		note(checkOnTheSpot(ctx, l, opt, d.Claims))
 	}
 	for i := range d.Claims {
-		d.Claims[i].Next = nextSteps(d.Claims[i], opt)
-		d.Allow = d.Allow && d.Claims[i].Allow
+		gc := &d.Claims[i]
+		gc.Next = []string{}
+		if !gc.Allow {
+			gc.Next = gc.next
+			if len(gc.Next) == 0 {
+				gc.Next = []string{stepOtherwise}
+			}
+		}
+		d.Allow = d.Allow && gc.Allow
 	}
 	if len(d.Claims) == 0 {
 		d.Note = NoteNoClaims
@@ -241,7 +272,7 @@ func checkOnTheSpot(ctx context.Context, l GateLedger, opt GateOptions, claims [
 	id, err := gck.Store.ImportClaims(ctx, gck.Actor, batch)
 	if err != nil {
 		for _, i := range idx {
-			claims[i].Reasons = []string{"the claim could not be recorded for a check, so nothing is allowed: " + err.Error()}
+			claims[i].Reasons, claims[i].next = []string{"the claim could not be recorded for a check, so nothing is allowed: " + err.Error()}, []string{stepLedger}
 		}
 		return fmt.Errorf("record the claims to check: %w", err)
 	}
@@ -255,7 +286,7 @@ func checkOnTheSpot(ctx context.Context, l GateLedger, opt GateOptions, claims [
 	cancel()
 	if runErr != nil && !late {
 		for _, i := range idx {
-			claims[i].Reasons = []string{"the check could not be recorded, so nothing is allowed: " + runErr.Error()}
+			claims[i].Reasons, claims[i].next = []string{"the check could not be recorded, so nothing is allowed: " + runErr.Error()}, []string{stepLedger}
 			claims[i].Checked = id
 		}
 		return fmt.Errorf("check batch %s: %w", id, runErr)
@@ -268,6 +299,7 @@ func checkOnTheSpot(ctx context.Context, l GateLedger, opt GateOptions, claims [
 		gc.Rule, gc.Checked, gc.needsCheck = claims[i].Rule, id, false
 		if !gc.Allow && late {
 			gc.Reasons = append([]string{fmt.Sprintf("still checking: the check of batch %s did not finish within %s", id, timeout)}, gc.Reasons...)
+			gc.next = append([]string{fmt.Sprintf("wait, then finish the check with `ledger check --batch %s` and ask the gate again", id)}, gc.next...)
 		}
 		claims[i] = gc
 	}
@@ -281,7 +313,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		gc.Citations = []evidence.Citation{}
 	}
 	fail := func(err error) (GateClaim, error) {
-		gc.Reasons = []string{"the ledger could not be read, so nothing is allowed: " + err.Error()}
+		gc.Reasons, gc.next = []string{"the ledger could not be read, so nothing is allowed: " + err.Error()}, []string{stepLedger}
 		return gc, fmt.Errorf("read the ledger for claim %q: %w", c.Text, err)
 	}
 	byText, err := l.ClaimsWithText(ctx, c.Text)
@@ -313,7 +345,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		}
 	}
 	for _, lc := range cands {
-		problems := judge(lc, c, min)
+		problems := judge(&gc, lc, c, min)
 		if len(problems) == 0 {
 			gc.Matched = append(gc.Matched, lc.ID)
 			if strengthRank(lc.Strength) > strengthRank(gc.Strength) {
@@ -324,7 +356,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		gc.Reasons = append(gc.Reasons, fmt.Sprintf("ledger claim %s: %s", lc.ID, strings.Join(problems, "; ")))
 	}
 	if len(gc.Matched) > 0 {
-		gc.Allow, gc.Reasons = true, []string{}
+		gc.Allow, gc.Reasons, gc.next = true, []string{}, nil
 		return gc, nil
 	}
 	// A check on the spot can help when the claim cites a checkable URL and quote that no
@@ -343,29 +375,50 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 	case len(cands) > 0:
 	case !hasURL:
 		gc.Reasons = []string{evidence.NoteNoSource + ": the claim names no URL, and no claim with this text is in the ledger"}
+		gc.step(stepCite)
+		gc.step(stepLeaveOut)
 	default:
 		gc.Reasons = []string{"not in the ledger: no claim with this text, and no citation with this URL and quote, was recorded"}
+	}
+	if gc.needsCheck {
+		gc.step(stepCheck)
+	} else if hasURL && len(cands) == 0 {
+		gc.step(stepQuote)
 	}
 	return gc, nil
 }
 
-// judge returns what keeps ledger claim lc from verifying claim c; none when it does.
-func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
+// judge returns what keeps ledger claim lc from verifying claim c; none when it does. It
+// adds to gc the next step of each problem.
+func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	var problems []string
-	if lc.Status != evidence.StatusFound {
-		problems = append(problems, fmt.Sprintf("it is %s, not %s", lc.Status, evidence.StatusFound))
-	}
 	var seams []string
 	seams = append(seams, lc.OpenSeams...)
 	for _, ct := range lc.Citations {
 		seams = append(seams, ct.OpenSeams...)
 	}
+	if lc.Status != evidence.StatusFound {
+		problems = append(problems, fmt.Sprintf("it is %s, not %s", lc.Status, evidence.StatusFound))
+		switch {
+		case lc.Status == evidence.StatusNotFound:
+			gc.step(stepNotFound)
+		case lc.Status == evidence.StatusUnreachable:
+			gc.step(stepUnread)
+		case len(seams) == 0 && hasCheckable(lc):
+			gc.step(stepUnchecked)
+		case len(seams) == 0:
+			gc.step(stepCite)
+		}
+	}
 	if len(seams) > 0 {
-		problems = append(problems, fmt.Sprintf("open seam %s waits for a person", strings.Join(seams, ", ")))
+		ids := strings.Join(seams, ", ")
+		problems = append(problems, fmt.Sprintf("open seam %s waits for a person", ids))
+		gc.step(fmt.Sprintf(stepSeamFormat, ids))
 	}
 	for _, ct := range lc.Citations {
 		if ct.Status == evidence.StatusNotFound {
 			problems = append(problems, fmt.Sprintf("its citation %s (%s) is not_found: the quote is not on that page, or the page does not exist; a fabricated citation beside a found one is a fabrication", ct.ID, ct.URL))
+			gc.step(stepNotFound)
 		}
 	}
 	if strengthRank(lc.Strength) < strengthRank(min) {
@@ -374,10 +427,12 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 			st = "none"
 		}
 		problems = append(problems, fmt.Sprintf("its strength is %s, below the minimum %s", st, min))
+		gc.step(fmt.Sprintf("cite a primary source for it (the gate requires strength %s), or ask an operator to classify its sources", min))
 	}
 	if NormalizeText(lc.Text) != NormalizeText(c.Text) {
 		if extra := unfoundWords(lc, c); len(extra) > 0 {
 			problems = append(problems, fmt.Sprintf("the text's claim says words the ledger claim and its found quotes do not hold: %s", strings.Join(extra, ", ")))
+			gc.step(stepWords)
 		}
 	}
 	for _, ct := range c.Citations {
@@ -387,64 +442,20 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 				what = fmt.Sprintf("%s with the quote %q", ct.URL, ct.Quote)
 			}
 			problems = append(problems, fmt.Sprintf("the text cites %s, which this claim has not found at its source", what))
+			gc.step(stepWords)
 		}
 	}
 	return problems
 }
 
-// nextSteps says what would let a blocked claim pass.
-func nextSteps(gc GateClaim, opt GateOptions) []string {
-	if gc.Allow {
-		return []string{}
-	}
-	var next []string
-	add := func(s string) {
-		for _, n := range next {
-			if n == s {
-				return
-			}
-		}
-		next = append(next, s)
-	}
-	all := strings.Join(gc.Reasons, " ")
-	if strings.HasPrefix(all, "the ledger could not be read") || strings.Contains(all, "could not be recorded") {
-		return []string{"do not write it now; the ledger must be readable (check --data / LEDGER_DATA), then ask the gate again"}
-	}
-	if strings.HasPrefix(all, "still checking") {
-		add(fmt.Sprintf("wait, then finish the check with `ledger check --batch %s` and ask the gate again", gc.Checked))
-	}
-	if strings.HasPrefix(all, evidence.NoteNoSource) {
-		add("cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`")
-		add("or leave the claim out of memory, or write it as a question or a plan rather than a fact")
-	}
-	if strings.HasPrefix(all, "not in the ledger") || (gc.needsCheck && opt.Check == nil) {
-		add("run `ledger gate --check` to check its URL and quote at the source now (or `ledger import` and `ledger check --batch ID`)")
-	}
-	for _, r := range gc.Reasons {
-		if i := strings.Index(r, "open seam "); i >= 0 {
-			ids := strings.TrimSuffix(strings.SplitN(r[i+len("open seam "):], " waits", 2)[0], ",")
-			add(fmt.Sprintf("ask a person to resolve seam %s (the /seams page, or POST /api/seams/{id}/resolve), then ask the gate again", ids))
+// hasCheckable reports whether a ledger claim has a citation with a URL and a quote.
+func hasCheckable(lc LedgerClaim) bool {
+	for _, ct := range lc.Citations {
+		if evidence.CitationNote(ct.URL, ct.Quote) == "" {
+			return true
 		}
 	}
-	if strings.Contains(all, "is not_found") || strings.Contains(all, "it is not_found") {
-		add("do not write it: a cited quote is not on its page; find a page that says it, cite its URL and exact quote, and run `ledger gate --check`")
-	}
-	if strings.Contains(all, "it is unreachable") {
-		add("the cited page could not be read; cite another page that says it, or ask a person to open the page and open a seam")
-	}
-	if strings.Contains(all, "below the minimum") {
-		add(fmt.Sprintf("cite a primary source for it (the gate requires strength %s), or ask an operator to classify the source", opt.Min))
-	}
-	if strings.Contains(all, "do not hold") || strings.Contains(all, "has not found at its source") {
-		add("write the claim in the words of its verified quote, or cite the URL and quote that say what it says and run `ledger gate --check`")
-	}
-	if strings.Contains(all, "it is reported") && !strings.Contains(all, "still checking") {
-		add("its citations were never checked: run `ledger check --batch ID` for its batch, or `ledger gate --check`")
-	}
-	if len(next) == 0 {
-		add("leave it out of memory, or ask a person")
-	}
-	return next
+	return false
 }
 
 // unfoundWords are the words of claim c's text (field words such as "source" removed), each
