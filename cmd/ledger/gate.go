@@ -38,7 +38,8 @@ const exitBlock = exitError(2)
 // be read, a tool the gate cannot read that names a memory file, no ledger, a ledger that
 // cannot be read) blocks. --hook-output exit (the default) blocks with exit 2 and the reasons
 // on stderr, which Claude Code, Codex CLI and Gemini CLI show to the model; --hook-output json
-// prints the agent's JSON form on stdout and exits 0 (docs/gate.md).
+// prints the agent's JSON form on stdout and exits 0 (docs/gate.md), except for an input it
+// cannot read, which names no agent and so is blocked with exit 2.
 //
 // Outside hook mode a ledger that is missing or cannot be read also blocks with exit 2: the
 // gate fails closed.
@@ -73,7 +74,9 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	}
 	var agent string
 	block := func(reasons ...string) error {
-		if *hook && *hookOut == "json" {
+		// Until the input is read the agent is not known, so no JSON form can be chosen:
+		// exit 2 blocks in every agent.
+		if *hook && *hookOut == "json" && agent != "" {
 			return printJSON(e.stdout, hookDeny(agent, reasons))
 		}
 		for _, r := range reasons {

@@ -107,7 +107,7 @@ func TestGateCommand(t *testing.T) {
 		{"hook: a file argument is refused", []string{"--hook", allowed}, "", 2, "", "want: ledger gate"},
 		{"hook json: a block is a deny decision on stdout, exit 0", []string{"--hook", "--hook-output", "json"}, hook("Write", "/p/MEMORY.md", "content", "Acme was sold in 2021."), 0,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"ledger gate: blocked: \"Acme was sold in 2021.\": no source of record`, ""},
-		{"hook json: an input that cannot be read is denied", []string{"--hook", "--hook-output", "json"}, `null`, 0, `"permissionDecision":"deny"`, ""},
+		{"hook json: an input that cannot be read blocks with exit 2, whatever the agent", []string{"--hook", "--hook-output", "json"}, `null`, 2, "", "not a JSON object"},
 		{"hook json: allowed prints nothing", []string{"--hook", "--hook-output", "json"}, hook("Write", "/p/MEMORY.md", "content", "Acme was founded in 1999."), 0, "", ""},
 		{"hook json: Gemini's deny form", []string{"--hook", "--hook-output", "json"}, `{"hook_event_name":"BeforeTool","tool_name":"save_memory","tool_input":{"fact":"Acme was sold in 2021."}}`, 0, `{"decision":"deny","reason":"ledger gate: blocked: \"Acme was sold in 2021.\"`, ""},
 		{"hook json: Gemini's allow form", []string{"--hook", "--hook-output", "json"}, `{"hook_event_name":"BeforeTool","tool_name":"save_memory","tool_input":{"fact":"The user prefers metric units."}}`, 0, `{"decision":"allow"}`, ""},
