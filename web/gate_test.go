@@ -120,6 +120,34 @@ func TestGateRouteCheck(t *testing.T) {
 	if status != 200 || !strings.Contains(string(body), `"allow":false`) || !strings.Contains(string(body), "it is not_found") {
 		t.Fatalf("a quote not on its page: %d %s; want blocked as not_found", status, body)
 	}
+	// A memory file mixing instructions with a verified, an unverified, a mixed (a found
+	// citation beside a fabricated one) and a sourceless claim.
+	mixed := "# Memory\n\n- Always cite the registry.\n- The user prefers short answers.\n\n" +
+		"- The registry counted 4,812 companies ([registry](" + at("a.test", "/report") + ")): “the registry counted 4,812 companies”.\n" +
+		"- The registry counted 9,999 companies ([registry](" + at("b.test", "/report") + ")): “the registry counted 9,999 companies”.\n" +
+		"- The registry grew ([registry](" + at("a.test", "/report") + "), [registry](" + at("c.test", "/report") + ")): “up from 4,500 the year before”, “the registry grew by 7,000 companies”.\n" +
+		"- The registry has 12 staff.\n"
+	req, _ := json.Marshal(map[string]any{"text": mixed, "check": true})
+	status, body = g.send(t, "POST", "/api/gate", g.operator, "application/json", req)
+	var md struct {
+		Allow  bool `json:"allow"`
+		Claims []struct {
+			Text    string   `json:"text"`
+			Allow   bool     `json:"allow"`
+			Reasons []string `json:"reasons"`
+			Next    []string `json:"next"`
+		} `json:"claims"`
+		NotGated []struct{ Kind string } `json:"not_gated"`
+	}
+	if err := json.Unmarshal(body, &md); status != 200 || err != nil || md.Allow || len(md.Claims) != 4 || len(md.NotGated) != 3 {
+		t.Fatalf("the mixed file: %d %s", status, body)
+	}
+	for i, want := range []string{"", "it is not_found", "a fabricated citation beside a found one is a fabrication", "no source of record"} {
+		c := md.Claims[i]
+		if c.Allow != (want == "") || !strings.Contains(strings.Join(c.Reasons, " "), want) || (!c.Allow && len(c.Next) == 0) {
+			t.Errorf("claim %d %q: allow %v, reasons %q, next %q; want %q", i, c.Text, c.Allow, c.Reasons, c.Next, want)
+		}
+	}
 	// Without a checker, a check cannot be done: 503, and nothing is recorded.
 	status, body = f.send(t, "POST", "/api/gate", f.operator, "application/json", []byte(text("the registry counted 4,812 companies in 2025")))
 	if status != 503 {
