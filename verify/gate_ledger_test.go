@@ -318,14 +318,14 @@ func TestGateNextSteps(t *testing.T) {
 	w := newGateWorld(t)
 	l := web.GateLedger(w.store)
 	for text, want := range map[string]string{
-		"The chair of Acme is Ann Lee.":      "ask a person to resolve seam s_",
-		"Acme moved to York in 2010.":        "do not write it: a cited quote is not on its page",
-		"Acme was founded by two engineers.": "do not write it: a cited quote is not on its page",
-		"Acme has no auditor on file.":       "cite the page it comes from",
-		"Acme was sold in 2021.":             "cite the page it comes from",
-		"Acme employs 40 people.":            "cite a primary source for it (the gate requires strength medium)",
-		"Acme was sold (" + w.url("news.test", "/sale") + ").":                                  "add an exact quote of at least 12 characters",
-		"Acme was sold (" + w.url("news.test", "/sale") + "): “Acme was sold to Beta in 2021”.": "run `ledger gate --check`",
+		"The chair of Acme is Ann Lee.":                        "ask a person to resolve seam s_",
+		"Acme moved to York in 2010.":                          "do not write it: a cited quote is not on its page",
+		"Acme was founded by two engineers.":                   "do not write it: a cited quote is not on its page",
+		"Acme has no auditor on file.":                         "cite the page it comes from",
+		"Acme was sold in 2021.":                               "cite the page it comes from",
+		"Acme employs 40 people.":                              "cite a primary source for it (the gate requires strength medium)",
+		"Acme was sold (" + w.url("news.test", "/sale") + ").": "add an exact quote of at least 12 characters",
+		"Acme was sold (" + w.url("news.test", "/sale") + "): “Acme was sold to Beta in 2021”.":                          "run `ledger gate --check`",
 		"Acme was founded in 2005 ([about](" + w.url("acme.test", "/about") + ")): “Acme was founded in 1999 in Leeds”.": "write the claim in the words of its verified quote",
 	} {
 		d, err := verify.Gate(context.Background(), l, text, verify.GateOptions{Min: evidence.StrengthMedium})
