@@ -132,7 +132,20 @@ func triageSentences(s string) Triage {
 //  12. Only courtesy words (thanks, ok, done): a heading.
 //
 // Any figure (a digit) keeps rules 9 to 11 from applying: figures are what facts are made of.
-func TriageSentence(s string) Triage {
+func TriageSentence(s string) Triage { return triageSentence(s, 0) }
+
+// maxTriageDepth bounds how many wrappers, task boxes, keys and that-clauses the rules look
+// through in one sentence; a sentence wrapped deeper is gated. It keeps triage linear on any
+// input ("maybe maybe maybe …").
+const maxTriageDepth = 4
+
+// ruleDeep is the rule of a sentence wrapped deeper than maxTriageDepth.
+const ruleDeep = "wrapped too deeply to read (more than four wrappers, keys or clauses), so it is gated"
+
+func triageSentence(s string, depth int) Triage {
+	if depth > maxTriageDepth {
+		return Triage{KindFactual, ruleDeep}
+	}
 	t := cleanSentence(s)
 	if letterCount(t) < 3 {
 		return Triage{KindHeading, "too short to state anything"}
@@ -141,7 +154,7 @@ func TriageSentence(s string) Triage {
 		return Triage{KindQuestion, "a question"}
 	}
 	if rest, ok := cutBox(t); ok {
-		if r := TriageSentence(rest); r.Gated() {
+		if r := triageSentence(rest, depth+1); r.Gated() {
 			return r
 		}
 		return Triage{KindPlan, "a task-list item"}
@@ -149,14 +162,14 @@ func TriageSentence(s string) Triage {
 	if strings.HasSuffix(t, ":") && !hasDigit(t) {
 		return Triage{KindHeading, "a label or a lead-in ending with a colon"}
 	}
-	if r, ok := triageKeyValue(t); ok {
+	if r, ok := triageKeyValue(t, depth); ok {
 		return r
 	}
 	clauses := splitClauses(t)
 	if len(clauses) > 1 {
 		var first *Triage
 		for _, c := range clauses {
-			r := triageClause(c)
+			r := triageClause(c, depth)
 			if r.Gated() {
 				return r
 			}
@@ -166,11 +179,14 @@ func TriageSentence(s string) Triage {
 		}
 		return *first
 	}
-	return triageClause(t)
+	return triageClause(t, depth)
 }
 
 // triageClause applies rules 5 to 12 of TriageSentence to one clause.
-func triageClause(c string) Triage {
+func triageClause(c string, depth int) Triage {
+	if depth > maxTriageDepth {
+		return Triage{KindFactual, ruleDeep}
+	}
 	c = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(c), ".!;,"))
 	raw := strings.Fields(c)
 	ws := words(c)
@@ -182,7 +198,7 @@ func triageClause(c string) Triage {
 	for _, w := range wrappers {
 		if n := prefixLen(ws, w.words); n > 0 && n < len(ws) {
 			rest := strings.Join(raw[min(n, len(raw)):], " ")
-			r := triageClause(rest)
+			r := triageClause(rest, depth+1)
 			if r.Gated() {
 				return Triage{KindFactual, "a statement behind “" + strings.Join(w.words, " ") + "” is still a statement; it is gated"}
 			}
@@ -196,7 +212,7 @@ func triageClause(c string) Triage {
 	if i := strings.Index(strings.ToLower(c), " that "); i > 0 {
 		rest := c[i+len(" that "):]
 		if rw := words(rest); len(rw) >= 3 && (hasAny(rw, finiteVerbs) || hasPastTense(rw) || hasDigit(rest)) {
-			if r := triageClause(rest); r.Gated() {
+			if r := triageClause(rest, depth+1); r.Gated() {
 				return Triage{KindFactual, "a statement in a that-clause is still a statement; it is gated"}
 			}
 		}
@@ -319,7 +335,7 @@ func triageInstruction(ws []string, c string) (Triage, bool) {
 }
 
 // triageKeyValue applies rule 3 to "Key: value" with a key of at most four words.
-func triageKeyValue(t string) (Triage, bool) {
+func triageKeyValue(t string, depth int) (Triage, bool) {
 	k, v, ok := strings.Cut(t, ": ")
 	if !ok {
 		return Triage{}, false
@@ -329,7 +345,7 @@ func triageKeyValue(t string) (Triage, bool) {
 		return Triage{}, false
 	}
 	key := strings.Join(kw, " ")
-	val := TriageSentence(v)
+	val := triageSentence(v, depth+1)
 	vw := words(v)
 	switch {
 	case noteKeys[key]:
@@ -396,9 +412,14 @@ func splitSentences(s string) []string {
 	return out
 }
 
+var (
+	clauseBreaks = strings.NewReplacer(" — ", "\x00", " – ", "\x00", " -- ", "\x00", " - ", "\x00", "; ", "\x00")
+	markup       = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "")
+)
+
 // splitClauses splits a sentence at "; " and at a dash with spaces around it.
 func splitClauses(s string) []string {
-	s = strings.NewReplacer(" — ", "\x00", " – ", "\x00", " -- ", "\x00", " - ", "\x00", "; ", "\x00").Replace(s)
+	s = clauseBreaks.Replace(s)
 	var out []string
 	for _, c := range strings.Split(s, "\x00") {
 		if strings.TrimSpace(c) != "" {
@@ -417,7 +438,7 @@ func cleanSentence(s string) string {
 	if loc := reList.FindStringIndex(t); loc != nil && !strings.HasPrefix(t, "[") {
 		t = t[loc[1]:]
 	}
-	t = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "").Replace(t)
+	t = markup.Replace(t)
 	t = strings.TrimLeftFunc(t, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '[' && r != '"' && r != '“' && r != '(' && r != '$' && r != '.' && r != '/' && r != '~' && r != '-'
 	})

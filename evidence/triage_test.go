@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -256,4 +257,41 @@ func FuzzTriageText(f *testing.F) {
 		}
 		t.Fatalf("the factual sentence after %q is not gated: %+v", text, sorted)
 	})
+}
+
+// TestTriagePathologicalIsFast sorts 256 KiB of each pattern that makes the rules look
+// through one wrapper after another; each takes well under a second, and what is wrapped
+// deeper than the rules look is gated.
+func TestTriagePathologicalIsFast(t *testing.T) {
+	for name, unit := range map[string]string{
+		"wrappers":     "maybe ",
+		"that-clauses": "tell them that we said that ",
+		"keys":         "note: ",
+		"task boxes":   "todo: [ ] ",
+		"clauses":      "use tabs; ",
+		"sentences":    "Use tabs. ",
+		"lines":        "- Use tabs.\n",
+	} {
+		text := strings.Repeat(unit, (256<<10)/len(unit)) + "Acme was sold in 2021."
+		start := time.Now()
+		sorted, err := TriageText(text)
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("%s: %v", name, took)
+		}
+		if err != nil || !anyGated(sorted) {
+			t.Errorf("%s: nothing gated (%v)", name, err)
+		}
+	}
+	if got := TriageSentence(strings.Repeat("maybe ", maxTriageDepth+2) + "use tabs"); !got.Gated() {
+		t.Errorf("deep wrappers: %+v; want gated as too deep", got)
+	}
+}
+
+func anyGated(sorted []Sorted) bool {
+	for _, s := range sorted {
+		if s.Gated() {
+			return true
+		}
+	}
+	return false
 }

@@ -589,7 +589,7 @@ func matchSeg(pat, seg string) bool {
 	if i := strings.LastIndexByte(pat, '.'); i >= 0 {
 		base, ext = pat[:i], pat[i+1:]
 	}
-	base = strings.NewReplacer(" ", "", ".", "").Replace(base)
+	base = strings.ReplaceAll(strings.ReplaceAll(base, " ", ""), ".", "")
 	if !strings.ContainsAny(base, "*?[") {
 		if !strings.HasPrefix(base, sm[1]) && !strings.HasPrefix(sm[1], base) {
 			return false
