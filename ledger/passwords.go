@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -88,14 +89,17 @@ func passwordMatches(phc, password string) bool {
 }
 
 // dummyHash is hashed against when a name is unknown, so that a wrong name costs as much
-// time as a wrong password and sign-in does not reveal which names exist.
-var dummyHash = func() string {
+// time as a wrong password and sign-in does not reveal which names exist. It is made on
+// the first sign-in, whatever the name (SignIn calls it on every path), not when the
+// program starts: every command, `ledger gate` run as a hook above all, would otherwise pay
+// one argon2id hash at start.
+var dummyHash = sync.OnceValue(func() string {
 	h, err := hashPassword("not a password of anyone")
 	if err != nil {
 		panic(err)
 	}
 	return h
-}()
+})
 
 // AddUserWithPassword is [Store.AddUser] that also sets a sign-in password, in the same
 // transaction: either the user exists with both an API token and the password, or nothing
@@ -171,7 +175,7 @@ func (s *Store) SignIn(ctx context.Context, name, password string) (Session, err
 		return Session{}, fmt.Errorf("sign in: %w", err)
 	}
 	ok := phc.Valid && len(password) <= 4*MaxPasswordLen
-	hash := dummyHash
+	hash := dummyHash()
 	if ok {
 		hash = phc.String
 	}
