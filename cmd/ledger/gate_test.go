@@ -295,3 +295,28 @@ func TestGateWithoutLedgerBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestGateHookEditInContext: an edit is gated in the whole lines it changes, read from the
+// file in the hook's cwd, so a changed figure is gated in its sentence.
+func TestGateHookEditInContext(t *testing.T) {
+	data := gateData(t)
+	cwd := t.TempDir()
+	os.WriteFile(filepath.Join(cwd, "MEMORY.md"), []byte("# Memory\n\n- Acme was founded in 1999.\n- Use tabs.\n"), 0o600)
+	edit := func(old, new string) string {
+		return `{"hook_event_name":"PreToolUse","cwd":"` + cwd + `","tool_name":"Edit","tool_input":{"file_path":"MEMORY.md","old_string":"` + old + `","new_string":"` + new + `"}}`
+	}
+	for _, tt := range []struct {
+		old, new string
+		code     int
+		errs     string
+	}{
+		{"1999", "2005", 2, `blocked: "Acme was founded in 2005.": no source of record`},
+		{"tabs", "spaces", 0, ""},
+		{"1999", "1999", 0, ""},
+	} {
+		r := gateRun(t, data, edit(tt.old, tt.new), "--hook")
+		if r.code != tt.code || !strings.Contains(r.stderr, tt.errs) {
+			t.Errorf("edit %q to %q: %+v; want %d with %q", tt.old, tt.new, r, tt.code, tt.errs)
+		}
+	}
+}

@@ -7,7 +7,7 @@
 //	ledger audit                                                    exit 0 when the chain holds, 1 when not
 //	ledger export [--out FILE]                                      the events as JSON lines
 //	ledger keys   [rotate]                                          the public keys; rotate starts a new one
-//	ledger gate   [FILE|-] [--hook]                                 exit 0 allow, 2 block
+//	ledger gate   [FILE|-] [--hook] [--check]                       exit 0 allow, 2 block
 //
 // Every subcommand takes --data DIR (env LEDGER_DATA, default ./ledger-data), the directory
 // of the database and the signing key. Run `ledger help` for each subcommand's flags.
