@@ -148,7 +148,7 @@ type parser struct {
 	// listField: the last label (Sources:, Quotes:) had no value, so bullets below it are
 	// its values
 	listField bool
-	left      []LeftOut // what the parser took out of the claims, and why (triage.go)
+	left      []LeftOut // what the parser took out of the claims, and why (parse_leftout.go)
 }
 
 var (

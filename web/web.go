@@ -20,7 +20,7 @@
 //	                                       claims with citations, documents, verdicts, adjudication
 //	GET  /api/seams?state=, /api/seams/{id}; POST /api/seams; POST /api/seams/{id}/resolve
 //	GET  /api/sources; POST /api/sources/{id}/classify
-//	POST /api/gate                         {"text":...}: may the text be written to memory
+//	POST /api/gate                         {"text":...,"check":bool}: may the text be written to memory
 //	GET  /api/audit                        the audit report (ok, events, head, problems)
 //	GET  /api/events?after=N&limit=M       the events in their exported form
 //	GET  /api/keys                         the public keys
