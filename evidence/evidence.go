@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // Status is the state of a citation or a claim.
@@ -157,16 +156,14 @@ func (r VerifierResult) Validate() error {
 	return fmt.Errorf("%w: %s: %s; treat it as a split and escalate", ErrOffSchema, name, strings.Join(problems, "; "))
 }
 
-// MinQuoteLen is the shortest quote, in characters (runes) after trimming white space, that
-// is worth looking for at a source.
-const MinQuoteLen = 12
-
 // The notes a citation carries when it cannot be checked. They are fixed strings: other
 // programs match on them.
 const (
 	// NoteNoSource: the claim names no URL, so nothing can be checked.
 	NoteNoSource = "no source of record"
-	// NoteNoQuote: the quote is missing or shorter than MinQuoteLen.
+	// NoteNoQuote: the quote is missing or has fewer than MinQuoteLen letters or digits (see
+	// QuoteParts); a quote whose part between ellipses is too short carries this note, a
+	// colon and the part.
 	NoteNoQuote = "no quote to look for"
 	// NoteNotHTTP: the URL is not http or https; it is kept as written and never fetched.
 	NoteNotHTTP = "not an http(s) URL: kept, never fetched"
@@ -191,7 +188,7 @@ type Citation struct {
 }
 
 // Checkable reports whether the citation can be checked at its source: it has an http(s)
-// URL and a quote of at least MinQuoteLen characters. It is true exactly when
+// URL and a quote that QuoteParts accepts. It is true exactly when
 // CitationNote(c.URL, c.Quote) is empty.
 func (c Citation) Checkable() bool {
 	return CitationNote(c.URL, c.Quote) == ""
@@ -199,17 +196,15 @@ func (c Citation) Checkable() bool {
 
 // CitationNote returns the note a citation with this URL and quote carries, or "" when it
 // can be checked. The first problem wins: no URL (NoteNoSource), then a URL that is not
-// http(s) (NoteNotHTTP), then a missing or short quote (NoteNoQuote).
+// http(s) (NoteNotHTTP), then a quote that cannot be looked for ([QuoteNote]).
 func CitationNote(rawURL, quote string) string {
 	switch {
 	case strings.TrimSpace(rawURL) == "":
 		return NoteNoSource
 	case !IsHTTP(rawURL):
 		return NoteNotHTTP
-	case utf8.RuneCountInString(strings.TrimSpace(quote)) < MinQuoteLen:
-		return NoteNoQuote
 	}
-	return ""
+	return QuoteNote(quote)
 }
 
 // IsHTTP reports whether rawURL starts with http:// or https:// (in any case) and names a host.

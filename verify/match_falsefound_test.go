@@ -1,0 +1,167 @@
+package verify
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"evidenceledger/fetch"
+)
+
+var (
+	corpusTextMu sync.Mutex
+	corpusTexts  = map[string]string{}
+)
+
+// corpusText returns the visible text of a corpus page as fetch.ExtractDOM reads it.
+func corpusText(t testing.TB, page string) string {
+	t.Helper()
+	corpusTextMu.Lock()
+	defer corpusTextMu.Unlock()
+	if s, ok := corpusTexts[page]; ok {
+		return s
+	}
+	raw, err := os.ReadFile(filepath.Join(corpusPages, page))
+	if err != nil {
+		t.Fatalf("corpus page %s: %v", page, err)
+	}
+	text, err := fetch.ExtractDOM(raw, "text/html")
+	if err != nil {
+		t.Fatalf("%s: extract: %v", page, err)
+	}
+	corpusTexts[page] = text.Body
+	return text.Body
+}
+
+// TestNoFalseFound holds every false "found" reported on real pages, each beside the quote
+// that is on the page, so that a fix that simply finds nothing fails too.
+func TestNoFalseFound(t *testing.T) {
+	for _, c := range []struct {
+		desc, page string // page: a corpus page, or the text itself when text is set
+		text       string
+		quote      string
+		found      bool
+		negation   string // the negation an ellipsis drops, when not found for that
+	}{
+		{desc: "a word inside a longer word: able in unable", page: "bbc-1.html",
+			quote: "able to secure any significant changes to the laws"},
+		{desc: "the longer word itself", page: "bbc-1.html",
+			quote: "unable to secure any significant changes to the laws", found: true},
+		{desc: "possible inside impossible", page: "ebb-org.html",
+			quote: "possible for one individual to effectively push forward"},
+		{desc: "impossible itself", page: "ebb-org.html",
+			quote: "impossible for one individual to effectively push forward", found: true},
+		{desc: "3% inside 23%", page: "lwn-1.html",
+			quote: "3% of the changes, make up 82% of the developer base"},
+		{desc: "23% itself", page: "lwn-1.html",
+			quote: "23% of the changes, make up 82% of the developer base", found: true},
+		{desc: "a reference number cut short: [15 of [150]", page: "wikipedia-2.html",
+			quote: "the country's largest lake, Lake Taupo,[15"},
+		{desc: "the whole reference number", page: "wikipedia-2.html",
+			quote: "the country's largest lake, Lake Taupo,[150]", found: true},
+		{desc: "an ellipsis drops the negation of isn't", page: "nytimes-4.html",
+			quote: "No, the United States … at risk of becoming the next Greece", negation: "isn't"},
+		{desc: "the same passage quoted with its negation", page: "nytimes-4.html",
+			quote: "No, the United States isn't at risk of becoming the next Greece", found: true},
+		{desc: "parts from sentences far apart are not one passage", page: "bbc-1.html",
+			quote: "unable to secure any significant changes … " + farSentence(t, "bbc-1.html", "unable to secure any significant changes", 1800)},
+		{desc: "4½ is not 41/2", page: "lwn-1.html", quote: "In the 41⁄2 years since its"},
+		{desc: "4½ as written", page: "lwn-1.html", quote: "In the 4½ years since its", found: true},
+		{desc: "a superscript is not a digit: 10⁶ is not 106", text: "The plant makes 10⁶ tonnes a year of steel.",
+			quote: "makes 106 tonnes a year"},
+		{desc: "62² is not 622", text: "The area is 62² square metres in all.", quote: "The area is 622 square metres"},
+		{desc: "a fraction is not its digits", text: "Prices rose by ½ percent last month.", quote: "rose by 12 percent last month"},
+		{desc: "a circled digit is not a digit", text: "Step ① turns the valve to open it.", quote: "Step 1 turns the valve to open"},
+		{desc: "a ligature keeps its letters", text: "The ﬁnancial results of the ﬁrm.", quote: "financial results of the firm", found: true},
+		{desc: "full-width letters keep their letters", text: "Ｔｈｅ ｑｕｉｃｋ ｂｒｏｗｎ ｆｏｘ", quote: "The quick brown fox", found: true},
+		{desc: "a hyphenated prefix is part of the word", text: "These are non-negotiable terms of the deal.", quote: "negotiable terms of the deal"},
+		{desc: "a decimal point joins digits", text: "The city has 2.5 million residents today.", quote: "5 million residents today"},
+		{desc: "a thousands comma joins digits", text: "The count was 4,812 votes in the end.", quote: "812 votes in the end"},
+		{desc: "a soft hyphen does not make a boundary", text: "they were un\u00adable to secure any change",
+			quote: "able to secure any change"},
+		{desc: "a combining accent changes the last letter", text: "the resume\u0301 of the candidate was long",
+			quote: "the resume of the candidate"},
+		{desc: "an ellipsis drops not", text: "The new drug is not safe for children under five years.",
+			quote: "The new drug is … safe for children under five", negation: "not"},
+		{desc: "an ellipsis drops never", text: "She said she would never support the bill in its form.",
+			quote: "She said she would … support the bill in its form", negation: "never"},
+		{desc: "an ellipsis drops nicht (German)", text: "Die Regierung hat das Gesetz nicht beschlossen, sagte er.",
+			quote: "Die Regierung hat das Gesetz … beschlossen, sagte er", negation: "nicht"},
+		{desc: "an ellipsis drops ne … pas (French)", text: "Le projet de loi ne sera pas adopté cette année par le Sénat.",
+			quote: "Le projet de loi … adopté cette année par le Sénat", negation: "ne"},
+		{desc: "an ellipsis that drops no negation", text: "The new drug is, in most trials so far, safe for children under five years.",
+			quote: "The new drug is … safe for children under five", found: true},
+		{desc: "words at a boundary of punctuation", text: "He said: \"the plan works\" (mostly).",
+			quote: "the plan works\" (mostly", found: true},
+		{desc: "CJK matches at character boundaries", text: "这是被引用的一句话在这里，然后继续。",
+			quote: "被引用的一句话在这里然后", found: false},
+		{desc: "CJK inside a longer run", text: "这是被引用的一句话在这里，然后继续。",
+			quote: "是被引用的一句话在这里，然", found: true},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			text := c.text
+			if text == "" {
+				text = corpusText(t, c.page)
+			}
+			m, err := MatchQuote(text, c.quote)
+			if err != nil {
+				t.Fatalf("MatchQuote(%q): %v", c.quote, err)
+			}
+			if m.Found != c.found {
+				got := ""
+				if m.Found {
+					got = text[m.Spans[0].Start:m.Spans[len(m.Spans)-1].End]
+				}
+				t.Fatalf("found = %v (%q, tier %v), want %v", m.Found, got, m.Tier, c.found)
+			}
+			if m.Negation != c.negation {
+				t.Fatalf("negation = %q, want %q", m.Negation, c.negation)
+			}
+		})
+	}
+}
+
+// farSentence returns about fourteen words of the page text that start at least far bytes
+// after anchor.
+func farSentence(t *testing.T, page, anchor string, far int) string {
+	t.Helper()
+	text := corpusText(t, page)
+	i := strings.Index(text, anchor)
+	if i < 0 {
+		t.Fatalf("%s: %q not in the page", page, anchor)
+	}
+	rest := text[i+far:]
+	if j := strings.Index(rest, ". "); j >= 0 {
+		rest = rest[j+2:]
+	}
+	words := strings.Fields(rest)
+	return strings.Join(words[:14], " ")
+}
+
+// TestQuotePartsRefused: an ellipsis part that is one word, or a letter, is no quote to look
+// for; neither is a quote of dots or of two short numbers; more than MaxQuoteParts parts are
+// refused with their own error.
+func TestQuotePartsRefused(t *testing.T) {
+	page := "The cat sat on the mat. Obama spoke about gun laws in 2009. T h e."
+	for _, c := range []struct {
+		desc, quote string
+		want        error
+	}{
+		{"a letter each", "T … h … e …", ErrQuoteTooShort},
+		{"a word each", "Obama … gun … 2009", ErrQuoteTooShort},
+		{"one long word as a part", "Obama spoke about gun laws … internationally", ErrQuoteTooShort},
+		{"twelve dots", "............", ErrQuoteTooShort},
+		{"two short numbers", "n 2025 ... 4,812", ErrQuoteTooShort},
+		{"more parts than the cap", strings.Repeat("the cat sat on the mat … ", 9), ErrTooManyParts},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			_, err := MatchQuote(page, c.quote)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+}
