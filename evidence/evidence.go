@@ -165,6 +165,10 @@ const (
 	// QuoteParts); a quote whose part between ellipses is too short carries this note, a
 	// colon and the part.
 	NoteNoQuote = "no quote to look for"
+	// NoteAbsent begins the note of a citation whose page does not exist (a 404 or 410, or a
+	// host name that does not exist): its status is not_found, since a fabricated source is
+	// what a check exists to catch. The fetch's reason follows a colon.
+	NoteAbsent = "the cited page does not exist"
 	// NoteNotHTTP: the URL is not http or https; it is kept as written and never fetched.
 	NoteNotHTTP = "not an http(s) URL: kept, never fetched"
 )

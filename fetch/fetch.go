@@ -349,7 +349,11 @@ func isNoHost(err error) bool {
 }
 
 func noHostError(u string, err error) error {
-	return &Error{Kind: KindNoHost, URL: u, Reason: "the host name does not exist (the name server answered that there is no such host)", Err: err}
+	host := u
+	if p, perr := url.Parse(u); perr == nil {
+		host = p.Hostname()
+	}
+	return &Error{Kind: KindNoHost, URL: u, Reason: fmt.Sprintf("the host %s does not exist (the name server answered that there is no such host)", host), Err: err}
 }
 
 func isTimeout(err error) bool {

@@ -56,14 +56,14 @@ func TestCheckScenarios(t *testing.T) {
 			status: evidence.StatusNotFound, verdicts: []evidence.Verdict{"not_found", "not_found"}, wantRequests: -1,
 		},
 		{
-			desc: "fabricated URL, 404: both unreachable",
+			desc: "fabricated URL, 404: not_found, the cited page does not exist",
 			host: "a.test", path: "/made-up-article-2025", quote: "the registry counted 4,812 companies",
-			status: evidence.StatusUnreachable, verdicts: []evidence.Verdict{"unreachable", "unreachable"}, wantRequests: -1,
+			status: evidence.StatusNotFound, verdicts: []evidence.Verdict{"not_found", "not_found"}, wantRequests: -1,
 		},
 		{
-			desc:   "fabricated host that does not resolve: both unreachable",
+			desc:   "fabricated host that does not resolve: not_found, the cited page does not exist",
 			rawURL: "http://fabricated-news.example/2025/story", quote: "the registry counted 4,812 companies",
-			status: evidence.StatusUnreachable, verdicts: []evidence.Verdict{"unreachable", "unreachable"}, wantRequests: -1,
+			status: evidence.StatusNotFound, verdicts: []evidence.Verdict{"not_found", "not_found"}, wantRequests: -1,
 		},
 		{
 			desc: "page drawn by scripts: unreachable, not not_found",

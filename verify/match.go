@@ -109,9 +109,10 @@ func MatchQuote(pageText, quote string) (Match, error) {
 }
 
 // PageText is a page's visible text prepared for matching many quotes: the folded text of
-// each tier, with its offset map, is computed the first time a quote needs it and then shared
-// by every later quote. It is safe for concurrent use. Its memory is the text plus, for each
-// tier used, the folded text and 8 bytes per folded byte.
+// each tier is computed the first time a quote needs it and then shared by every later quote,
+// and so is its offset map, made the first time a quote is found at that tier (or a hint is
+// looked for). It is safe for concurrent use. Its memory is the text, the folded text of
+// each tier used, and 4 bytes per folded byte of each tier mapped.
 type PageText struct {
 	text  string
 	mu    sync.Mutex
@@ -124,13 +125,13 @@ func NewPageText(text string) *PageText { return &PageText{text: text} }
 // Text returns the page text.
 func (p *PageText) Text() string { return p.text }
 
-// fold returns the text folded at tier t (above TierExact), with its offset map, folding it
-// on first use.
-func (p *PageText) fold(t Tier) *folded {
+// fold returns the text folded at tier t (above TierExact), folding it on first use; with
+// mapped set, the fold has its offset map.
+func (p *PageText) fold(t Tier, mapped bool) *folded {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.folds[t] == nil {
-		f := foldText(p.text, t, true)
+	if f := p.folds[t]; f == nil || mapped && f.start == nil {
+		f := foldText(p.text, t, mapped)
 		p.folds[t] = &f
 	}
 	return p.folds[t]
@@ -174,9 +175,9 @@ func (p *PageText) Match(quote string) (Match, error) {
 		for i, part := range parts {
 			fparts[i] = foldText(part, t, false).text
 		}
-		page := p.fold(t)
-		starts, neg, ok := findChain(page.text, fparts, t)
+		starts, neg, ok := findChain(p.fold(t, false).text, fparts, t)
 		if ok {
+			page := p.fold(t, true)
 			spans := make([]Span, len(fparts))
 			for i, s := range starts {
 				spans[i] = page.span(s, s+len(fparts[i]))
@@ -190,7 +191,7 @@ func (p *PageText) Match(quote string) (Match, error) {
 	if negation != "" {
 		return Match{Negation: negation}, nil
 	}
-	return Match{Hint: findHint(p.text, p.fold(TierCase), fparts)}, nil
+	return Match{Hint: findHint(p.text, p.fold(TierCase, false).text, TierCase, fparts)}, nil
 }
 
 // foundMatch builds the Match for spans found in page at tier t.

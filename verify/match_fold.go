@@ -42,6 +42,13 @@ type folder struct {
 	track bool   // record the offset map (pages); quotes need no map
 	src   string // the text being folded
 
+	// watch mode (locate): nothing is written; the units that produce the folded bytes
+	// want[0] and want[1] are noted in got.
+	watch bool
+	n     int // bytes produced so far in watch mode
+	want  [2]int
+	got   [2]uint32
+
 	out   strings.Builder // sized once: folding rarely lengthens a text
 	start []uint32
 
@@ -64,6 +71,13 @@ func foldText(s string, t Tier, track bool) folded {
 	if track {
 		f.start = make([]uint32, 0, len(s))
 	}
+	f.run(s)
+	return folded{text: f.out.String(), src: s, start: f.start}
+}
+
+// run folds s rune by rune through emit.
+func (f *folder) run(s string) {
+	t := f.tier
 	for i := 0; i < len(s); {
 		c := s[i]
 		// ASCII followed by ASCII is its own normalization segment and needs no NFKC.
@@ -95,8 +109,10 @@ func foldText(s string, t Tier, track bool) folded {
 		if norm.NFKC.IsNormalString(seg) || changesKind(seg) {
 			// Already normal, or a form whose compatibility mapping would turn one letter or
 			// digit into another (see changesKind): keep it as it is, rune by rune.
-			for j, r := range seg {
-				f.emit(r, i+j, i+j+utf8.RuneLen(r))
+			for j := 0; j < len(seg); {
+				r, size := utf8.DecodeRuneInString(seg[j:])
+				f.emit(r, i+j, i+j+size)
+				j += size
 			}
 		} else {
 			f.nfkc = norm.NFKC.AppendString(f.nfkc[:0], seg)
@@ -109,7 +125,6 @@ func foldText(s string, t Tier, track bool) folded {
 	if f.dash {
 		f.flushDash()
 	}
-	return folded{text: f.out.String(), src: s, start: f.start}
 }
 
 // emit applies the per-rune foldings of the tier to r, which the source bytes [a, b)
@@ -248,6 +263,26 @@ func isCanonicalSingleton(r rune) bool {
 	return !norm.NFC.IsNormal(b)
 }
 
+// unit is the offset map entry of the source bytes [a, b): a, with the segment bit when they
+// are more than one rune.
+func (f *folder) unit(a, b int) uint32 {
+	u := uint32(a)
+	if _, size := utf8.DecodeRuneInString(f.src[a:]); b-a != size {
+		u |= segment
+	}
+	return u
+}
+
+// locate maps the folded bytes [i, j), j > i, of s folded at tier t back to s, as
+// foldText(s, t, true).span(i, j) would, by folding s again without keeping the text or a
+// map: time linear in s, no memory.
+func locate(s string, t Tier, i, j int) Span {
+	f := folder{tier: t, src: s, watch: true, want: [2]int{i, j - 1}}
+	f.run(s)
+	m := folded{src: s, start: f.got[:]}
+	return m.span(0, 2)
+}
+
 // isSpace is unicode.IsSpace with a fast path for ASCII.
 func isSpace(r rune) bool {
 	if r < utf8.RuneSelf {
@@ -259,6 +294,16 @@ func isSpace(r rune) bool {
 // put writes r and maps each of its bytes to the source bytes [a, b).
 func (f *folder) put(r rune, a, b int) {
 	f.last = r
+	if f.watch {
+		n := utf8.RuneLen(r)
+		for k, w := range f.want {
+			if f.n <= w && w < f.n+n {
+				f.got[k] = f.unit(a, b)
+			}
+		}
+		f.n += n
+		return
+	}
 	n := 1
 	if r < utf8.RuneSelf {
 		f.out.WriteByte(byte(r))
@@ -266,10 +311,7 @@ func (f *folder) put(r rune, a, b int) {
 		n, _ = f.out.WriteRune(r)
 	}
 	if f.track {
-		unit := uint32(a)
-		if _, size := utf8.DecodeRuneInString(f.src[a:]); b-a != size {
-			unit |= segment
-		}
+		unit := f.unit(a, b)
 		for range n {
 			f.start = append(f.start, unit)
 		}
