@@ -197,3 +197,58 @@ func TestOneCapturePerPagePerVerifierPerRun(t *testing.T) {
 	check("a new batch of the same research", importClaims(t, store, claims...), false)
 	auditHolds(t, store)
 }
+
+// TestSecondCheckRetriesUnreachable: a citation left unreachable (the server answered 503)
+// is checked again by the next check without --recheck, and a found one is not.
+func TestSecondCheckRetriesUnreachable(t *testing.T) {
+	body := verify.ReadCorpusPage(t, "bbc-1.html")
+	var mu sync.Mutex
+	requests := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests[r.URL.Path]++
+		n := requests[r.URL.Path]
+		mu.Unlock()
+		switch {
+		case r.URL.Path == "/robots.txt":
+			http.NotFound(w, r)
+		case r.URL.Path == "/flaky" && n <= 2:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write(body)
+		}
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	quote := "unable to secure any significant changes to the laws"
+	store, _ := openStore(t)
+	b := importClaims(t, store,
+		claimOf("Flaky.", "http://a.test:"+u.Port()+"/flaky", quote),
+		claimOf("Steady.", "http://a.test:"+u.Port()+"/steady", quote))
+	checker := verify.NewChecker(verify.LoopbackFetchConfig())
+	ctx := context.Background()
+	statuses := func() []evidence.Status {
+		views, err := store.Claims(ctx, ledger.ClaimFilter{Batch: b.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []evidence.Status{views[0].Citations[0].Status, views[1].Citations[0].Status}
+	}
+	if _, err := verify.RunBatch(ctx, store, checker, "system", b.ID, false, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(); got[0] != evidence.StatusUnreachable || got[1] != evidence.StatusFound {
+		t.Fatalf("first check: %v, want [unreachable found_at_source]", got)
+	}
+	outs, err := verify.RunBatch(ctx, store, checker, "system", b.ID, false, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 1 || outs[0].Target.URL != "http://a.test:"+u.Port()+"/flaky" {
+		t.Fatalf("second check took %d citations, want only the unreachable one", len(outs))
+	}
+	if got := statuses(); got[0] != evidence.StatusFound || got[1] != evidence.StatusFound {
+		t.Fatalf("second check: %v, want both found_at_source", got)
+	}
+}

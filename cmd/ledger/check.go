@@ -18,14 +18,15 @@ var checkCommand = command{
 	run:     runCheck,
 }
 
-// runCheck checks the citations of a batch not checked yet (every one with --recheck),
+// runCheck checks the citations of a batch not checked yet or left unreachable (every one
+// with --recheck),
 // recording each check as it completes, then prints one line per citation (id, status,
 // note) and a summary. An interruption (Ctrl-C) keeps what was recorded; running the
 // command again checks the rest.
 func runCheck(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("check", e)
 	batch := fs.String("batch", "", "`id` of the batch to check (ledger import prints it)")
-	recheck := fs.Bool("recheck", false, "check every citation again, not only those never checked")
+	recheck := fs.Bool("recheck", false, "check every citation again, not only those never checked or unreachable")
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
 	if err != nil {
 		return err
