@@ -155,7 +155,7 @@ var (
 	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}`)
 	reTableSep  = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	reSourcesHd = regexp.MustCompile(`(?i)^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?$`)
-	reChatter   = regexp.MustCompile(`(?i)^(here (is|are|'s)|here’s|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
+	reChatter   = regexp.MustCompile(`(?i)^((hello|hi|hey|greetings|absolutely|great|okay|ok|good (morning|afternoon|evening))([,!.]|\s*$)|welcome\b|here( is| are|'s|’s)|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
 )
 
 var labelKinds = map[string]partKind{
@@ -720,12 +720,35 @@ func (p *parser) emit(text string, toks []token) {
 	p.claims = append(p.claims, Claim{Text: text, Status: StatusReported, Citations: pair(toks)})
 }
 
+// isTalk reports whether a statement is a question, a greeting, an offer of help or a
+// lead-in (see isChatter), whatever its length. A question is a statement whose last
+// sentence mark is a question mark ("Is the bill law yet? (source)").
+func isTalk(text string) bool {
+	text = strings.TrimSpace(text)
+	if text == "" || reChatter.MatchString(text) {
+		return true
+	}
+	i := strings.LastIndexAny(text, ".!?")
+	return i >= 0 && text[i] == '?'
+}
+
+// isClaimText reports whether a statement of the research is a claim: not chatter (see
+// isChatter), and not a lead-in ending with a colon and citing nothing.
 func isClaimText(text string, toks []token) bool {
-	if text == "" || reChatter.MatchString(text) || strings.HasSuffix(text, "?") {
+	if isChatter(text) {
 		return false
 	}
-	if strings.HasSuffix(text, ":") && len(toks) == 0 {
-		return false
+	return !strings.HasSuffix(text, ":") || len(toks) > 0
+}
+
+// isChatter reports whether a statement is talk around the research rather than a claim:
+// empty or with fewer than three letters or digits, a question, a greeting ("Hello!",
+// "Sure,"), an offer of help ("Would you like me to…", "Let me know…", "Feel free…"), a
+// lead-in ("Here's a concise briefing…", "Below are…") or a heading word (Summary,
+// Findings).
+func isChatter(text string) bool {
+	if isTalk(text) {
+		return true
 	}
 	letters := 0
 	for _, r := range text {
@@ -733,7 +756,7 @@ func isClaimText(text string, toks []token) bool {
 			letters++
 		}
 	}
-	return letters >= 3
+	return letters < 3
 }
 
 // pair turns tokens into citations. A quote belongs to the URL before it when that URL has no

@@ -178,28 +178,28 @@ func TestMatchMemoryBound(t *testing.T) {
 	for range 200 {
 		many = append(many, "the cat sat on the mat")
 	}
-	measure := func(quote string) (Match, error, uint64) {
+	measure := func(quote string) (Match, uint64, error) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		m, err := MatchQuote(page, quote)
 		runtime.ReadMemStats(&after)
-		return m, err, after.TotalAlloc - before.TotalAlloc
+		return m, after.TotalAlloc - before.TotalAlloc, err
 	}
-	if _, err, alloc := measure(strings.Join(many, " … ")); !errors.Is(err, ErrTooManyParts) || alloc > 1<<20 {
+	if _, alloc, err := measure(strings.Join(many, " … ")); !errors.Is(err, ErrTooManyParts) || alloc > 1<<20 {
 		t.Fatalf("200 parts: err %v after %d bytes allocated; want ErrTooManyParts at once", err, alloc)
 	}
 	// Found at once: the exact tier needs no fold.
 	parts := []string{"the cat sat on the mat", "the dog sat on the log", "the cat sat on the mat", "the dog sat on the log",
 		"the cat sat on the mat", "the dog sat on the log", "the cat sat on the mat", "the dog sat on the log"}
-	m, err, alloc := measure(strings.Join(parts, " … "))
+	m, alloc, err := measure(strings.Join(parts, " … "))
 	if err != nil || !m.Found || alloc > 1<<20 {
 		t.Fatalf("8 parts found at the exact tier: found %v err %v, %d bytes allocated; want found with under 1 MiB", m.Found, err, alloc)
 	}
 	// Never found: every tier is folded once, without an offset map; the hint is mapped back
 	// by folding once more.
 	parts[7] = "the dog sat on the cat"
-	m, err, alloc = measure(strings.Join(parts, " … "))
+	m, alloc, err = measure(strings.Join(parts, " … "))
 	const limit = 8 * (10 << 20) // 8 times the page: five folds and slack
 	if err != nil || m.Found || alloc > limit {
 		t.Fatalf("8 parts never found: found %v err %v, %d MiB allocated; want not found with at most %d MiB", m.Found, err, alloc>>20, limit>>20)
