@@ -62,6 +62,20 @@ const (
 	StrengthHigh   Strength = "high"
 )
 
+// Rank orders strengths: 0 for StrengthNone (and any unknown value), then 1 low, 2 medium,
+// 3 high. A claim meets a minimum strength when its Rank is at least the minimum's.
+func (s Strength) Rank() int {
+	switch s {
+	case StrengthLow:
+		return 1
+	case StrengthMedium:
+		return 2
+	case StrengthHigh:
+		return 3
+	}
+	return 0
+}
+
 // SeamKind is the kind of an open question that only a person may settle.
 type SeamKind string
 

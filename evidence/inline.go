@@ -61,7 +61,7 @@ func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
 			}
 		case spanQuote:
 			sb.WriteString(text[sp.start:sp.end])
-			if q := cleanQuote(sp.text); utf8.RuneCountInString(q) >= MinQuoteLen {
+			if q := cleanQuote(sp.text); quoteChars(q) >= MinQuoteLen {
 				toks = append(toks, token{quote: q})
 			}
 		}
@@ -129,6 +129,13 @@ func stripEmphasis(s string) string {
 		}
 	}
 	return strings.Join(fields, " ")
+}
+
+// quoteChars counts the letters and digits of a quoted passage, as QuoteParts does: a passage
+// with fewer than MinQuoteLen is a title or a scare quote, not a quote to look for.
+func quoteChars(q string) int {
+	n, _, _ := measure(q)
+	return n
 }
 
 // cleanQuote is a quote's text with white space folded and emphasis removed.

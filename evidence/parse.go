@@ -51,7 +51,7 @@ func ParseResearch(text string) (Research, error) {
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	trimmed := strings.TrimSpace(text)
-	if looksLikeJSON(trimmed) {
+	if IsJSON(trimmed) {
 		return ParseClaimsJSON([]byte(trimmed))
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -62,19 +62,6 @@ func ParseResearch(text string) (Research, error) {
 		return Research{}, fmt.Errorf("%w: no statement, list item, labelled claim, table row or JSON claim was recognized; paste the research itself, one claim per list item or paragraph, with its URL and quote", ErrNothingUsable)
 	}
 	return Research{Claims: p.claims}, nil
-}
-
-// looksLikeJSON reports whether a paste is meant as JSON: an object, or an array of
-// objects, strings or nothing. "[1] Acme …" is text.
-func looksLikeJSON(s string) bool {
-	if strings.HasPrefix(s, "{") {
-		return true
-	}
-	if !strings.HasPrefix(s, "[") {
-		return false
-	}
-	rest := strings.TrimLeft(s[1:], " \t\r\n")
-	return strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "\"") || strings.HasPrefix(rest, "]")
 }
 
 // partKind is what a piece of an item holds.
@@ -247,7 +234,7 @@ func (p *parser) fences() {
 			p.skip[end] = true
 		}
 		switch {
-		case lang == "json" || (lang == "" && looksLikeJSON(strings.TrimSpace(body))):
+		case lang == "json" || (lang == "" && IsJSON(body)):
 			if r, err := ParseClaimsJSON([]byte(body)); err == nil {
 				p.jsonAt[i] = r.Claims
 				for j := i + 1; j < end; j++ {

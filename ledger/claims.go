@@ -141,7 +141,7 @@ func (s *Store) Claim(ctx context.Context, id string) (ClaimView, error) {
 }
 
 // FindClaims returns every claim whose text equals text once both are normalized
-// ([NormalizeText]), oldest first, with their citations, strength and open seams. None is
+// ([evidence.NormalizeText]), oldest first, with their citations, strength and open seams. None is
 // not an error.
 func (s *Store) FindClaims(ctx context.Context, text string) ([]ClaimView, error) {
 	tx, err := s.readTx(ctx)
@@ -149,14 +149,14 @@ func (s *Store) FindClaims(ctx context.Context, text string) ([]ClaimView, error
 		return nil, fmt.Errorf("find claims: %w", err)
 	}
 	defer tx.Rollback()
-	return loadClaims(ctx, tx, "c.norm = ?", NormalizeText(text))
+	return loadClaims(ctx, tx, "c.norm = ?", evidence.NormalizeText(text))
 }
 
 // FindCitations returns every citation with this URL (exactly, after trimming white space)
-// whose quote equals quote once both are normalized ([NormalizeText]), oldest first, each
+// whose quote equals quote once both are normalized ([evidence.NormalizeText]), oldest first, each
 // with its status, the strength of its claim and its open seams. None is not an error.
 func (s *Store) FindCitations(ctx context.Context, url, quote string) ([]CitationView, error) {
-	url, q := strings.TrimSpace(url), NormalizeText(quote)
+	url, q := strings.TrimSpace(url), evidence.NormalizeText(quote)
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("find citations: %w", err)
@@ -169,7 +169,7 @@ func (s *Store) FindCitations(ctx context.Context, url, quote string) ([]Citatio
 	var out []CitationView
 	for _, c := range cs {
 		for _, ct := range c.Citations {
-			if ct.URL == url && NormalizeText(ct.Quote) == q {
+			if ct.URL == url && evidence.NormalizeText(ct.Quote) == q {
 				out = append(out, ct)
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -42,17 +41,10 @@ type LedgerCitation struct {
 // with all its citations; none is not an error. Any error makes the gate block.
 type GateLedger interface {
 	// ClaimsWithText returns the claims whose text equals text once both are normalized
-	// ([NormalizeText]).
+	// ([evidence.NormalizeText]).
 	ClaimsWithText(ctx context.Context, text string) ([]LedgerClaim, error)
 	// ClaimsQuoting returns the claims with a citation whose normalized quote equals quote's.
 	ClaimsQuoting(ctx context.Context, quote string) ([]LedgerClaim, error)
-}
-
-// NormalizeText is how the gate compares claim texts and quotes, the same form as the
-// ledger's lookups: Unicode compatibility forms folded (NFKC), lowercased, runs of white
-// space made one space, trimmed.
-func NormalizeText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(norm.NFKC.String(s))), " ")
 }
 
 // ErrGate is wrapped by every error of the gate's input: a hook input or a minimum strength
@@ -95,24 +87,12 @@ func ParseMinStrength(s string) (evidence.Strength, error) {
 	return "", fmt.Errorf("%w: minimum strength %q: want low, medium or high", ErrGate, s)
 }
 
-func strengthRank(s evidence.Strength) int {
-	switch s {
-	case evidence.StrengthLow:
-		return 1
-	case evidence.StrengthMedium:
-		return 2
-	case evidence.StrengthHigh:
-		return 3
-	}
-	return 0
-}
-
 // Gate decides whether text may be written to persistent memory (docs/gate.md). It reads the
 // claims of text with [GateClaims] and allows the text only if every claim matches a ledger
 // claim that is found_at_source, has no open seam (on it or any of its citations) and has at
 // least strength min ("" for no minimum). A ledger claim matches a claim of the text when
 // their normalized texts are equal, or when one of the text's citations has the same URL
-// (after [NormalizeURL]) and the same normalized quote as one of its found citations and
+// (after [evidence.NormalizeURL]) and the same normalized quote as one of its found citations and
 // every word of the claim is a word of the ledger claim's text or found quotes; either
 // way, every URL the text's claim cites must be a found citation of that ledger claim without
 // an open seam (and with the same quote, when the text gives one).
@@ -159,7 +139,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		if strings.TrimSpace(ct.URL) != "" {
 			hasURL = true
 		}
-		if strings.TrimSpace(ct.URL) == "" || NormalizeText(ct.Quote) == "" {
+		if strings.TrimSpace(ct.URL) == "" || evidence.NormalizeText(ct.Quote) == "" {
 			continue
 		}
 		byQuote, err := l.ClaimsQuoting(ctx, ct.Quote)
@@ -177,7 +157,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		problems := judge(lc, c, min)
 		if len(problems) == 0 {
 			gc.Matched = append(gc.Matched, lc.ID)
-			if strengthRank(lc.Strength) > strengthRank(gc.Strength) {
+			if lc.Strength.Rank() > gc.Strength.Rank() {
 				gc.Strength = lc.Strength
 			}
 			continue
@@ -209,14 +189,14 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	if len(seams) > 0 {
 		problems = append(problems, fmt.Sprintf("open seam %s waits for a person", strings.Join(seams, ", ")))
 	}
-	if strengthRank(lc.Strength) < strengthRank(min) {
+	if lc.Strength.Rank() < min.Rank() {
 		st := string(lc.Strength)
 		if st == "" {
 			st = "none"
 		}
 		problems = append(problems, fmt.Sprintf("its strength is %s, below the minimum %s", st, min))
 	}
-	if NormalizeText(lc.Text) != NormalizeText(c.Text) {
+	if evidence.NormalizeText(lc.Text) != evidence.NormalizeText(c.Text) {
 		if extra := unfoundWords(lc, c); len(extra) > 0 {
 			problems = append(problems, fmt.Sprintf("the text's claim says words the ledger claim and its found quotes do not hold: %s", strings.Join(extra, ", ")))
 		}
@@ -224,7 +204,7 @@ func judge(lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	for _, ct := range c.Citations {
 		if strings.TrimSpace(ct.URL) != "" && !citedBy(lc, ct, true) {
 			what := ct.URL
-			if NormalizeText(ct.Quote) != "" {
+			if evidence.NormalizeText(ct.Quote) != "" {
 				what = fmt.Sprintf("%s with the quote %q", ct.URL, ct.Quote)
 			}
 			problems = append(problems, fmt.Sprintf("the text cites %s, which this claim has not found at its source", what))
@@ -263,9 +243,9 @@ func unfoundWords(lc LedgerClaim, c evidence.Claim) []string {
 // has a quote, the same normalized quote. With found, that citation must also be
 // found_at_source with no open seam.
 func citedBy(lc LedgerClaim, ct evidence.Citation, found bool) bool {
-	u, q := NormalizeURL(ct.URL), NormalizeText(ct.Quote)
+	u, q := evidence.NormalizeURL(ct.URL), evidence.NormalizeText(ct.Quote)
 	for _, lct := range lc.Citations {
-		if NormalizeURL(lct.URL) != u || (q != "" && NormalizeText(lct.Quote) != q) {
+		if evidence.NormalizeURL(lct.URL) != u || (q != "" && evidence.NormalizeText(lct.Quote) != q) {
 			continue
 		}
 		if !found || (lct.Status == evidence.StatusFound && len(lct.OpenSeams) == 0) {
@@ -273,33 +253,6 @@ func citedBy(lc LedgerClaim, ct evidence.Citation, found bool) bool {
 		}
 	}
 	return false
-}
-
-// NormalizeURL is the form in which the gate compares URLs: white space trimmed; for an
-// http(s) URL the scheme and host lowercased, a default port and the fragment dropped, and
-// an empty path made "/". Other URLs are compared as written.
-func NormalizeURL(raw string) string {
-	raw = strings.TrimSpace(raw)
-	u, err := url.Parse(raw)
-	if err != nil || !evidence.IsHTTP(raw) {
-		return raw
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	u.Host, u.Fragment, u.RawFragment = host, "", ""
-	if u.Path == "" && u.RawPath == "" {
-		u.Path = "/"
-	}
-	return u.String()
 }
 
 // gateRisk is the residual-risk statement of a decision.
@@ -352,7 +305,7 @@ func GateClaims(text string) []evidence.Claim {
 	if err != nil {
 		res.Claims = nil
 	}
-	if t := strings.TrimSpace(strings.TrimPrefix(text, "\ufeff")); err == nil && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[{")) {
+	if err == nil && evidence.IsJSON(text) {
 		return res.Claims
 	}
 	sets := make([]map[string]bool, len(res.Claims))
