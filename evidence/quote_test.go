@@ -221,3 +221,34 @@ func TestQuotePartsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestInnerQuotesAtTheLimit: inner straight quotes are followed for maxNestedQuote bytes;
+// past that, marks are paired in order, the first closing mark ending the passage, so the
+// whole passage is not one quote (docs/parser.md).
+func TestInnerQuotesAtTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		pad  int
+		want string
+	}{
+		{maxNestedQuote - 60, "whole"},
+		{maxNestedQuote + 10, "cut"},
+	} {
+		inner := `so-called "message content" rules ` + strings.Repeat("x", c.pad)
+		text := `The report calls them "` + inner + `" today ([lwn](https://lwn.example/a)).`
+		r, err := ParseResearch(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := r.Claims[0].Citations[0].Quote
+		switch c.want {
+		case "whole":
+			if q != inner {
+				t.Errorf("pad %d: quote %.60q…, want the whole passage", c.pad, q)
+			}
+		case "cut":
+			if q == inner {
+				t.Errorf("pad %d: the whole passage past the limit is one quote", c.pad)
+			}
+		}
+	}
+}

@@ -206,3 +206,29 @@ func TestMatchMemoryBound(t *testing.T) {
 	}
 	t.Logf("8 parts on a 10 MiB page, not found: %d MiB allocated in all", alloc>>20)
 }
+
+// TestEllipsisGapAtTheLimit: the text left out may total MaxEllipsisGap runes, not one more;
+// runes, not bytes, are counted (a gap of Cyrillic letters is 2 bytes a rune).
+func TestEllipsisGapAtTheLimit(t *testing.T) {
+	quote := "the first part is here … the second part is here"
+	for _, c := range []struct {
+		desc  string
+		fill  string // a single-rune filler, repeated
+		runes int
+		found bool
+	}{
+		{"ASCII at the limit", "x", MaxEllipsisGap, true},
+		{"ASCII past the limit", "x", MaxEllipsisGap + 1, false},
+		{"two-byte runes at the limit", "ж", MaxEllipsisGap, true},
+		{"two-byte runes past the limit", "ж", MaxEllipsisGap + 1, false},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			// The gap is " " + filler + " ": two spaces and runes-2 filler runes.
+			page := "the first part is here " + strings.Repeat(c.fill, c.runes-2) + " the second part is here"
+			m, err := MatchQuote(page, quote)
+			if err != nil || m.Found != c.found {
+				t.Fatalf("found %v (err %v) with %d runes left out, want %v", m.Found, err, c.runes, c.found)
+			}
+		})
+	}
+}
