@@ -252,3 +252,62 @@ func TestSecondCheckRetriesUnreachable(t *testing.T) {
 		t.Fatalf("second check: %v, want both found_at_source", got)
 	}
 }
+
+// TestRealResearchPaste: research as an assistant writes it (chatter, prose with footnote
+// markers after quotations that end with a full stop, a fabricated figure beside real ones,
+// a made-up source), parsed, imported and checked against the real corpus pages: every
+// citation gets the right status and no fabricated quote rides on its neighbour's citation.
+func TestRealResearchPaste(t *testing.T) {
+	site := newCorpusSite(t, "bbc-1.html", "lwn-1.html")
+	paste := `Hello! Here's a concise briefing on the two stories, with sources.
+
+President Obama has been "unable to secure any significant changes to the laws."[1] He called it the greatest frustration of his presidency.[1] LibreOffice developers of unknown affiliation "contributed 23% of the changes"[2]. They "make up 82% of the developer base"[2]. Volunteers "make up 91% of the developer base"[2]. A later survey "was published in a journal of open source economics"[3].
+
+Would you like me to expand any of these points?
+
+[1]: ` + site.url("bbc.test", "bbc-1.html") + `
+[2]: ` + site.url("lwn.test", "lwn-1.html") + `
+[3]: ` + site.url("bbc.test", "made-up-survey.html") + "\n"
+	research, err := evidence.ParseResearch(paste)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		quote  string
+		status evidence.Status
+	}{
+		{"unable to secure any significant changes to the laws.", evidence.StatusFound},
+		{"", evidence.StatusReported}, // cited, but no quote to look for
+		{"contributed 23% of the changes", evidence.StatusFound},
+		{"make up 82% of the developer base", evidence.StatusFound},
+		{"make up 91% of the developer base", evidence.StatusNotFound},
+		{"was published in a journal of open source economics", evidence.StatusNotFound},
+	}
+	if len(research.Claims) != len(want) {
+		for _, c := range research.Claims {
+			t.Logf("claim %q %+v", c.Text, c.Citations)
+		}
+		t.Fatalf("%d claims, want %d (chatter is no claim; each sentence is one)", len(research.Claims), len(want))
+	}
+	store, _ := openStore(t)
+	b, err := store.ImportResearch(context.Background(), "user:olga", []byte(paste), research)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := verify.RunBatch(context.Background(), store, verify.NewChecker(verify.LoopbackFetchConfig()), "system", b.ID, false, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	views, err := store.Claims(context.Background(), ledger.ClaimFilter{Batch: b.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range views {
+		c := v.Citations[0]
+		if len(v.Citations) != 1 || c.Quote != want[i].quote || c.Status != want[i].status {
+			t.Errorf("claim %d %q: %d citations, first %q %s (%s); want %q %s", i, v.Text, len(v.Citations), c.Quote, c.Status, c.Note, want[i].quote, want[i].status)
+		}
+	}
+	if n := site.take()["bbc.test /made-up-survey.html"]; n != 2 {
+		t.Errorf("%d requests for the made-up page, want 2", n)
+	}
+}
