@@ -98,6 +98,18 @@ func TestCheckScenarios(t *testing.T) {
 			desc: "quote shorter than 12 characters: halts, no request",
 			host: "short.test", path: "/report", quote: "4,812 firms", halted: true, wantRequests: 0,
 		},
+		{
+			desc: "a quote of twelve dots: nothing to look for, no request",
+			host: "dots.test", path: "/report", quote: "............", halted: true, wantRequests: 0,
+		},
+		{
+			desc: "ellipsis parts too short to look for: no request",
+			host: "parts.test", path: "/report", quote: "n 2025 ... 4,812", halted: true, wantRequests: 0,
+		},
+		{
+			desc: "more ellipsis parts than the cap: no request",
+			host: "cap.test", path: "/report", quote: strings.Repeat("the registry counted companies … ", 9), halted: true, wantRequests: 0,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
