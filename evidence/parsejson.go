@@ -221,13 +221,13 @@ func jsonCitations(obj map[string]any) []Citation {
 	for _, k := range jsonQuoteKeys {
 		switch v := obj[k].(type) {
 		case string:
-			if q := JSONQuote(v); q != "" {
+			if q := unquote(v); q != "" {
 				quotes = append(quotes, q)
 			}
 		case []any:
 			for _, e := range v {
 				if s, ok := e.(string); ok {
-					if q := JSONQuote(s); q != "" {
+					if q := unquote(s); q != "" {
 						quotes = append(quotes, q)
 					}
 				}
@@ -311,25 +311,21 @@ func jsonURLs(s string) []string {
 	return nil
 }
 
-// JSONQuote is the quote of a JSON quote field: the researcher's exact string, with white
-// space trimmed and the outer quotation marks removed when one pair wraps the whole quote
-// (see Unquote). It is never split, cut at a URL, or otherwise edited.
-func JSONQuote(s string) string { return Unquote(s) }
-
 // quoteMarks pairs each opening quotation mark with the marks that close it.
 var quoteMarks = map[rune]string{
 	'"': `"`, '“': "”“", '„': "“”", '«': "»", '»': "«", '‘': "’‘", '‚': "‘’", '\'': "'",
 	'「': "」", '『': "』", '‹': "›", '《': "》",
 }
 
-// Unquote trims white space from s and removes one pair of quotation marks when it wraps the
-// whole of s: s opens with a quotation mark, closes with a mark that closes it, and no mark
-// inside closes it first. Inner quotations stay as they are, so "so-called "message content"
+// unquote is the quote of a JSON quote field: the researcher's exact string, never split,
+// cut at a URL or otherwise edited. It trims white space from s and removes one pair of
+// quotation marks when it wraps the whole of s: s opens with a quotation mark, closes with a
+// mark that closes it, and no mark inside closes it first. Inner quotations stay as they are, so "so-called "message content"
 // rules" loses only its outer pair, while "Super Mario Run" is … "Super Mario" keeps both
 // of its quotations. Straight marks inside count as opening after white space (or an opening
 // bracket or dash) and before a word, and as closing otherwise; an apostrophe between two
 // letters is neither.
-func Unquote(s string) string {
+func unquote(s string) string {
 	s = strings.TrimSpace(s)
 	open, size := utf8.DecodeRuneInString(s)
 	closers, ok := quoteMarks[open]

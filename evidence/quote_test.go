@@ -31,8 +31,8 @@ func TestUnquote(t *testing.T) {
 		{"a lone mark", `"`, `"`},
 	} {
 		t.Run(c.desc, func(t *testing.T) {
-			if got := Unquote(c.in); got != c.want {
-				t.Fatalf("Unquote(%q) = %q, want %q", c.in, got, c.want)
+			if got := unquote(c.in); got != c.want {
+				t.Fatalf("unquote(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})
 	}
@@ -175,7 +175,7 @@ func TestChatterIsNotAClaim(t *testing.T) {
 	}
 }
 
-// FuzzUnquote: Unquote returns the trimmed input, or the trimmed input without its first
+// FuzzUnquote: unquote returns the trimmed input, or the trimmed input without its first
 // and last rune (and then only when both are quotation marks), trimmed again.
 func FuzzUnquote(f *testing.F) {
 	for _, q := range corpusQuotes(f) {
@@ -184,7 +184,7 @@ func FuzzUnquote(f *testing.F) {
 		f.Add("“" + q + "”")
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := Unquote(s)
+		got := unquote(s)
 		trimmed := strings.TrimSpace(s)
 		if got == trimmed {
 			return
@@ -192,10 +192,10 @@ func FuzzUnquote(f *testing.F) {
 		open, size := utf8.DecodeRuneInString(trimmed)
 		_, lsize := utf8.DecodeLastRuneInString(trimmed)
 		if _, ok := quoteMarks[open]; !ok || len(trimmed) < size+lsize {
-			t.Fatalf("Unquote(%q) = %q without an opening mark", s, got)
+			t.Fatalf("unquote(%q) = %q without an opening mark", s, got)
 		}
 		if inner := strings.TrimSpace(trimmed[size : len(trimmed)-lsize]); got != inner {
-			t.Fatalf("Unquote(%q) = %q, want %q or the input", s, got, inner)
+			t.Fatalf("unquote(%q) = %q, want %q or the input", s, got, inner)
 		}
 	})
 }
