@@ -110,8 +110,7 @@ func MatchQuote(pageText, quote string) (Match, error) {
 
 // PageText is a page's visible text prepared for matching many quotes: the folded text of
 // each tier is computed the first time a quote needs it and then shared by every later quote,
-// and so is its offset map, made the first time a quote is found at that tier (or a hint is
-// looked for). It is safe for concurrent use. Its memory is the text, the folded text of
+// and so is its offset map, made the first time a quote is found at that tier. It is safe for concurrent use. Its memory is the text, the folded text of
 // each tier used, and 4 bytes per folded byte of each tier mapped.
 type PageText struct {
 	text  string
@@ -160,15 +159,13 @@ func (p *PageText) Match(quote string) (Match, error) {
 	if len(p.text) >= math.MaxInt32 {
 		return Match{}, fmt.Errorf("match quote: page text of %d bytes is too large (limit 2 GiB); check the page's size limit", len(p.text))
 	}
-	negation := ""
-	if starts, neg, ok := findChain(p.text, parts, TierExact); ok {
+	starts, negation, ok := findChain(p.text, parts, TierExact)
+	if ok {
 		spans := make([]Span, len(parts))
 		for i, s := range starts {
 			spans[i] = Span{Start: s, End: s + len(parts[i])}
 		}
 		return foundMatch(p.text, TierExact, spans), nil
-	} else if neg != "" {
-		negation = neg
 	}
 	fparts := make([]string, len(parts))
 	for t := TierWhitespace; t <= TierCase; t++ {
