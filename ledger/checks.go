@@ -268,6 +268,9 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 		ch.Status, ch.Note, ch.Excerpt, ev.Seq, ch.Citation); err != nil {
 		return fmt.Errorf("citation %s: %w", ch.Citation, err)
 	}
+	if err := projectSupport(tx, ev.Seq, ch); err != nil {
+		return err
+	}
 	return recomputeClaim(tx, ch.Claim)
 }
 

@@ -52,6 +52,11 @@ type CitationView struct {
 	Document     *DocumentView     `json:"document"`
 	Verdicts     []VerdictView     `json:"verdicts"`
 	Adjudication *AdjudicationView `json:"adjudication"`
+	// Consistency holds what the latest check found wrong between the claim and the found
+	// quote (evidence.CompareClaim); empty when nothing.
+	Consistency []evidence.Mismatch `json:"consistency"`
+	// Support is the model tier's judgement of the latest check; null when the tier was off.
+	Support *SupportView `json:"support"`
 }
 
 // DocumentView is the page stored with a citation's latest check.
@@ -254,6 +259,9 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 	}
 	if err := loadCheckDetails(ctx, tx, cits); err != nil {
 		return nil, fmt.Errorf("read checks: %w", err)
+	}
+	if err := loadSupportDetails(ctx, tx, cits); err != nil {
+		return nil, fmt.Errorf("read support judgements: %w", err)
 	}
 	return claims, nil
 }

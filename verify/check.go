@@ -25,6 +25,8 @@ type Checker struct {
 	// third builds a new verifier, with a new Fetcher, for each escalation, so that it
 	// fetches afresh.
 	third func() Verifier
+	// models is the model tier (model_check.go); nil when it is off.
+	models *Models
 }
 
 // NewChecker returns a Checker whose verifiers fetch with cfg: [NameDOM] and [NameTokens]
@@ -168,7 +170,11 @@ func (r *Run) Check(ctx context.Context, t evidence.CheckTarget) (Outcome, error
 		}
 		ruling = Adjudicate(t, results(reports))
 	}
-	return outcome(t, reports, ruling), nil
+	out := c.review(ctx, t, reports, outcome(t, reports, ruling))
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, fmt.Errorf("check of citation %s interrupted: %w", t.CitationID, err)
+	}
+	return out, nil
 }
 
 func results(reports []Report) []evidence.VerifierResult {

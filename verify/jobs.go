@@ -57,7 +57,7 @@ func runTargets(ctx context.Context, store CheckStore, checker *Checker, actor s
 	if workers < 1 {
 		workers = DefaultWorkers
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(checker.beginRun(ctx))
 	defer cancel(nil)
 	run := checker.NewRun()
 	groups := byURL(targets)
