@@ -87,25 +87,24 @@ func newChatClient(e Endpoint, timeout time.Duration, retries int) (*chatClient,
 	if retries < 0 {
 		retries = DefaultModelRetries
 	}
-	return &chatClient{http: newModelHTTP(timeout), url: u, model: e.Model, key: e.APIKey,
+	return &chatClient{http: newModelHTTP(), url: u, model: e.Model, key: e.APIKey,
 		timeout: timeout, retries: retries, backoff: 500 * time.Millisecond}, nil
 }
 
 // clone returns a client of the same endpoint with an HTTP client of its own.
 func (c *chatClient) clone() *chatClient {
 	cc := *c
-	cc.http = newModelHTTP(c.timeout)
+	cc.http = newModelHTTP()
 	return &cc
 }
 
 // newModelHTTP returns a new HTTP client with a transport of its own. It uses no proxy
 // from the environment (the endpoint is what the owner named) and follows no redirect.
-func newModelHTTP(timeout time.Duration) *http.Client {
+func newModelHTTP() *http.Client {
 	tr := &http.Transport{
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
-		MaxIdleConns:          4,
-		IdleConnTimeout:       30 * time.Second,
-		ResponseHeaderTimeout: timeout,
+		DialContext:     (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+		MaxIdleConns:    4,
+		IdleConnTimeout: 30 * time.Second,
 	}
 	return &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return errors.New("a model endpoint must answer without redirects")
@@ -190,13 +189,13 @@ func (c *chatClient) complete(ctx context.Context, b *budget, system, user, sche
 		return "", u, err
 	}
 	start := time.Now()
-	defer func() { u.latency = time.Since(start) }()
 	wait := c.backoff
 	for attempt := 0; ; attempt++ {
 		u.attempts = attempt + 1
 		before := u.prompt + u.completion
 		content, retryAfter, err := c.attempt(ctx, body, &u)
 		b.spend(u.prompt + u.completion - before)
+		u.latency = time.Since(start)
 		if err == nil || errors.Is(err, errOffSchema) || attempt >= c.retries || ctx.Err() != nil || retryAfter < 0 {
 			return content, u, err
 		}
@@ -205,6 +204,7 @@ func (c *chatClient) complete(ctx context.Context, b *budget, system, user, sche
 		}
 		select {
 		case <-ctx.Done():
+			u.latency = time.Since(start)
 			return "", u, fmt.Errorf("%w: %w", errNoAnswer, ctx.Err())
 		case <-time.After(wait):
 		}
