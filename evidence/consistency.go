@@ -59,9 +59,10 @@ func (m Mismatch) String() string {
 // The rules are deliberately narrow, so that a mismatch means a real difference in what is
 // said, never only a different wording:
 //
-//   - A percentage, number or year in the claim is a mismatch only when the quote itself
-//     gives at least one value of the same kind and neither the quote nor the context gives
-//     the claim's value. Values compare by amount: "1,200", "1200" and "1.2 thousand" are
+//   - The percentages (numbers, years) of the claim are a mismatch only when the quote
+//     itself gives at least one value of the same kind and neither the quote nor the context
+//     gives any of the claim's values of that kind: a claim that shares one figure with the
+//     page and adds another (a count the page does not give) is not a contradiction. Values compare by amount: "1,200", "1200" and "1.2 thousand" are
 //     equal, "$13.7 billion" equals "13,700 million", "15 percent" equals "15%" and
 //     "15 per cent". A claim value the page says nothing of the kind about is not checked.
 //   - Negation and hedging are compared with the quote alone (the context holds unrelated
@@ -82,13 +83,19 @@ func CompareClaim(claim, quote, context string) []Mismatch {
 				page = append(page, q.text)
 			}
 		}
-		if len(page) == 0 {
+		var claimed []quantity
+		shared := false
+		for _, c := range cv {
+			if c.kind == kind {
+				claimed = append(claimed, c)
+				shared = shared || containsValue(ev, c)
+			}
+		}
+		if len(page) == 0 || shared {
 			continue
 		}
-		for _, c := range cv {
-			if c.kind == kind && !containsValue(ev, c) {
-				out = append(out, Mismatch{Kind: kind, Claim: c.text, Page: strings.Join(page, "; ")})
-			}
+		for _, c := range claimed {
+			out = append(out, Mismatch{Kind: kind, Claim: c.text, Page: strings.Join(page, "; ")})
 		}
 	}
 	cw, qw := words(claim), words(quote)
