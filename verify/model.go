@@ -86,7 +86,10 @@ func NewModels(cfg ModelConfig, fc fetch.Config) (*Models, error) {
 	}
 	if a := cfg.Adjudicator; strings.TrimSpace(a.Model) != "" || strings.TrimSpace(a.URL) != "" {
 		if strings.TrimSpace(a.URL) == "" {
-			a.URL, a.APIKey = cfg.Verifier.URL, cfg.Verifier.APIKey
+			a.URL = cfg.Verifier.URL
+			if a.APIKey == "" {
+				a.APIKey = cfg.Verifier.APIKey
+			}
 		}
 		c, err := newChatClient(a, cfg.Timeout, cfg.Retries)
 		if err != nil {
@@ -150,11 +153,11 @@ var adjudicationSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"escalate":{"type":"boolean"}},` +
 	`"required":["agree","verdict","confidence","escalate"],"additionalProperties":false}`)
 
-const answerSpec = `Answer with one JSON object and nothing else: "verdict" is "supported" when the passages state what the claim says, "contradicted" when they state something that cannot be true together with the claim (another figure, date or name, the opposite, or a "may" where the claim says "did"), and "not_found" when they do not address the claim; "accuracy_estimate" is an integer from 1 to 100, how likely your verdict is right; "reasoning" is one or two sentences; "evidence" lists at most 5 sentences copied exactly, character for character, from the passages, on which the verdict rests (empty only for not_found).`
+const answerSpec = `Reply with one JSON object: "verdict": "supported" (the passages state the claim), "contradicted" (they state something incompatible: another figure, date or name, the opposite, "may" for "did") or "not_found" (they do not address it); "accuracy_estimate": 1 to 100, how likely your verdict is right; "reasoning": one sentence; "evidence": up to 5 sentences copied exactly from the passages that the verdict rests on (empty only for not_found).`
 
-const promptA = `You check whether a web page supports a claim. You are given the claim and passages copied from the page. Judge only from the passages, not from what you know. ` + answerSpec
+const promptA = `Check whether passages of a web page support a claim. Judge from the passages alone, not from what you know. ` + answerSpec
 
-const promptB = `You are a skeptical fact-checker. Read the excerpts of a web page below and first look for anything in them that conflicts with the claim: numbers, dates, names, negations, hedges. Only then decide whether the excerpts support the claim, contradict it, or say nothing about it. Use the excerpts alone. ` + answerSpec
+const promptB = `You are a skeptical fact-checker. First look in the passages for anything that conflicts with the claim (numbers, dates, names, negations, hedges), then decide. Use the passages alone. ` + answerSpec
 
 const promptAdjudicator = `You compare the verdicts of independent verifiers about one claim. You do not see the page and must not judge the claim yourself: weigh only the verdicts, their reasoning and the sentences of the page they quote as evidence. Answer with one JSON object and nothing else: "agree" is true when the verdicts agree in substance; "verdict" ("supported", "contradicted" or "not_found") is the verdict their evidence best bears out; "confidence" is an integer from 1 to 100; "escalate" is true when the verdicts cannot be reconciled and a person should decide.`
 

@@ -16,7 +16,8 @@ import (
 //   - model-b takes windows of three consecutive sentences, scored by the claim's terms
 //     weighted by how rare each is on the page.
 //
-// Both stop at maxPassageRunes runes and give their passages in page order. A page where
+// Both stop at maxSentences sentences or maxPassageRunes runes and give their passages in
+// page order. A page where
 // no sentence shares a term with the claim gives its first sentences, so that the verifier
 // can say the page does not address the claim.
 const (
@@ -111,9 +112,9 @@ func pick(sentences []string, cands []scored) []string {
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	used := make([]bool, len(sentences))
 	var chosen []scored
-	runes := 0
+	runes, count := 0, 0
 	for _, c := range cands {
-		if c.score <= 0 || len(chosen) >= maxSentences {
+		if c.score <= 0 || count >= maxSentences {
 			break
 		}
 		n, free := 0, true
@@ -121,9 +122,10 @@ func pick(sentences []string, cands []scored) []string {
 			free = free && !used[i]
 			n += utf8.RuneCountInString(sentences[i]) + 1
 		}
-		if !free || runes+n > maxPassageRunes {
+		if !free || runes+n > maxPassageRunes || count+c.last-c.first+1 > maxSentences {
 			continue
 		}
+		count += c.last - c.first + 1
 		for i := c.first; i <= c.last; i++ {
 			used[i] = true
 		}
