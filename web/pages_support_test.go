@@ -26,7 +26,7 @@ func TestSupportShown(t *testing.T) {
 	evidenceSentence := `Tourism is critical, accounting for 15 percent of its GDP <script>alert(1)</script>.`
 	checked := evidence.Checked{
 		Citation: ct.ID, Claim: claim.ID, Status: evidence.StatusFound,
-		Note:     "found on the page", Excerpt: "Tourism is critical, accounting for 15 percent of its gross domestic product in 2013",
+		Note: "found on the page", Excerpt: "Tourism is critical, accounting for 15 percent of its gross domestic product in 2013",
 		Verdicts: []evidence.CheckVerdict{}, Adjudication: evidence.Adjudication{Agree: true, Decision: evidence.VerdictSupported, ResidualRisk: "words only"},
 		Consistency: []evidence.Mismatch{{Kind: evidence.MismatchPercentage, Claim: "51 percent", Page: "15 percent"}},
 		Support: &evidence.Support{Verdict: evidence.VerdictContradicted, DecidedBy: evidence.SupportByCode,
