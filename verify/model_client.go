@@ -251,30 +251,47 @@ func (c *chatClient) attempt(ctx context.Context, body []byte, u *usage) (conten
 		return "", ra, fmt.Errorf("%w: %s answered HTTP %d", errNoAnswer, c.url, resp.StatusCode)
 	case resp.StatusCode != http.StatusOK:
 		return "", -1, fmt.Errorf("%w: %s answered HTTP %d: %s", errNoAnswer, c.url, resp.StatusCode, snippet(raw))
-	case len(raw) > MaxModelReply:
-		return "", -1, fmt.Errorf("%w: the reply of %s is over %d bytes", errOffSchema, c.url, MaxModelReply)
+	}
+	content, err = readReply(raw, u)
+	if err != nil {
+		return "", -1, err
+	}
+	return content, 0, nil
+}
+
+// readReply reads the body of a 200 reply: the content of its first choice, adding the
+// tokens it reports to u. It fails, wrapping errOffSchema, on a body over MaxModelReply, a
+// body that is not a chat completion, no choice, a refusal, a reply cut at the token limit
+// or finished otherwise than by stop, and no content.
+func readReply(raw []byte, u *usage) (string, error) {
+	if len(raw) > MaxModelReply {
+		return "", fmt.Errorf("%w: the reply is over %d bytes", errOffSchema, MaxModelReply)
 	}
 	var cr chatResponse
 	if err := json.Unmarshal(raw, &cr); err != nil {
-		return "", -1, fmt.Errorf("%w: the reply is not a chat completion: %v", errOffSchema, err)
+		return "", fmt.Errorf("%w: the reply is not a chat completion: %v", errOffSchema, err)
 	}
-	u.prompt += cr.Usage.PromptTokens
-	u.completion += cr.Usage.CompletionTokens
+	if cr.Usage.PromptTokens > 0 {
+		u.prompt += cr.Usage.PromptTokens
+	}
+	if cr.Usage.CompletionTokens > 0 {
+		u.completion += cr.Usage.CompletionTokens
+	}
 	if len(cr.Choices) == 0 {
-		return "", -1, fmt.Errorf("%w: the reply has no choices", errOffSchema)
+		return "", fmt.Errorf("%w: the reply has no choices", errOffSchema)
 	}
 	ch := cr.Choices[0]
 	switch {
 	case ch.Message.Refusal != nil && *ch.Message.Refusal != "":
-		return "", -1, fmt.Errorf("%w: the model refused: %s", errOffSchema, snippet([]byte(*ch.Message.Refusal)))
+		return "", fmt.Errorf("%w: the model refused: %s", errOffSchema, snippet([]byte(*ch.Message.Refusal)))
 	case ch.FinishReason == "length":
-		return "", -1, fmt.Errorf("%w: the reply was cut at the token limit (finish_reason length)", errOffSchema)
+		return "", fmt.Errorf("%w: the reply was cut at the token limit (finish_reason length)", errOffSchema)
 	case ch.FinishReason != "" && ch.FinishReason != "stop":
-		return "", -1, fmt.Errorf("%w: finish_reason %q, want stop", errOffSchema, ch.FinishReason)
+		return "", fmt.Errorf("%w: finish_reason %q, want stop", errOffSchema, ch.FinishReason)
 	case ch.Message.Content == nil || strings.TrimSpace(*ch.Message.Content) == "":
-		return "", -1, fmt.Errorf("%w: the reply has no content", errOffSchema)
+		return "", fmt.Errorf("%w: the reply has no content", errOffSchema)
 	}
-	return *ch.Message.Content, 0, nil
+	return *ch.Message.Content, nil
 }
 
 func snippet(b []byte) string {
