@@ -285,6 +285,11 @@ func projectSeamResolved(tx *sql.Tx, ev *Event) error {
 	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ? WHERE id = ?", p.Decision, note, citation); err != nil {
 		return fmt.Errorf("citation %s: %w", citation, err)
 	}
+	if p.Decision == string(evidence.StatusFound) {
+		if err := acceptSupportEvidence(tx, citation); err != nil {
+			return err
+		}
+	}
 	return recomputeClaim(tx, claim)
 }
 

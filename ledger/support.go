@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"evidenceledger/evidence"
 )
@@ -222,4 +223,45 @@ func loadModelTotals(ctx context.Context, tx *sql.Tx, batch string) (ModelTotals
 		return ModelTotals{}, fmt.Errorf("model totals of batch %s: %w", batch, err)
 	}
 	return t, nil
+}
+
+// acceptSupportEvidence makes the page's own sentences the citation's excerpt when a person
+// resolves as found_at_source a citation whose quote was not found but whose latest check
+// the model tier judged supported: the sentences the supporting judgements cited (found on
+// the stored page by the checker), each once, joined by " … ". A citation with an excerpt
+// already (its quote was found) keeps it.
+func acceptSupportEvidence(tx *sql.Tx, citation string) error {
+	rows, err := tx.Query(`SELECT j.evidence FROM citations ct
+		JOIN supports s ON s.check_seq = ct.last_check AND s.verdict = 'supported'
+		JOIN support_judgements j ON j.check_seq = s.check_seq AND j.verdict = 'supported' AND j.problem = ''
+		WHERE ct.id = ? AND ct.excerpt = '' ORDER BY j.ordinal`, citation)
+	if err != nil {
+		return fmt.Errorf("the supporting sentences of citation %s: %w", citation, err)
+	}
+	defer rows.Close()
+	var sentences []string
+	seen := map[string]bool{}
+	for rows.Next() {
+		var raw string
+		var ev []string
+		if err := rows.Scan(&raw); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(raw), &ev); err != nil {
+			return err
+		}
+		for _, e := range ev {
+			if !seen[e] {
+				seen[e] = true
+				sentences = append(sentences, e)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil || len(sentences) == 0 {
+		return err
+	}
+	if _, err := tx.Exec("UPDATE citations SET excerpt = ? WHERE id = ?", strings.Join(sentences, " … "), citation); err != nil {
+		return fmt.Errorf("citation %s: %w", citation, err)
+	}
+	return nil
 }

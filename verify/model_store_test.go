@@ -91,3 +91,42 @@ func TestModelTierRecordedAndReplayed(t *testing.T) {
 		t.Errorf("after a judgement was changed through SQL the audit says ok=%v, problems %+v", rep.OK, rep.Problems)
 	}
 }
+
+// A paraphrase: the quote is not on the page, the tier finds the page supports the claim,
+// a disagreement seam offers the page's sentences, and a person who resolves it
+// found_at_source makes them the citation's excerpt; the replay agrees.
+func TestParaphraseAcceptedThroughASeam(t *testing.T) {
+	ctx := context.Background()
+	site := verify.NewLoopbackSite(t)
+	store, _ := openStore(t)
+	chat := verify.NewChatServer(t, func(verify.ChatSeen, int) verify.ChatAnswer {
+		return verify.ChatAnswer{Content: verify.VerdictJSON("supported", 85, "The page gives the count in other words.", verify.ReportSentence)}
+	})
+	models, err := verify.NewModels(verify.ModelConfig{Verifier: chat.Endpoint("cheap"), Timeout: 2 * time.Second}, verify.LoopbackFetchConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := importClaims(t, store, claimOf("The registry counted 4,812 companies in 2025.", site.At("a.test", "/report"), "the registry recorded four thousand eight hundred firms"))
+	if _, err := verify.RunBatch(ctx, store, verify.NewChecker(verify.LoopbackFetchConfig()).WithModels(models), "system", b.ID, false, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := store.Claim(ctx, b.Claims[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct := c.Citations[0]
+	if ct.Status != evidence.StatusNotFound || ct.Support == nil || ct.Support.Verdict != evidence.VerdictSupported || len(ct.OpenSeams) != 1 || ct.Excerpt != "" {
+		t.Fatalf("citation %+v: want not_found, supported, one open seam, no excerpt", ct)
+	}
+	if !strings.Contains(ct.Note, verify.ReportSentence) {
+		t.Errorf("note %q does not offer the page's sentence", ct.Note)
+	}
+	if _, err := store.ResolveSeam(ctx, "user:olga", ct.OpenSeams[0], "found_at_source", "the page says it in its own words"); err != nil {
+		t.Fatal(err)
+	}
+	c, _ = store.Claim(ctx, c.ID)
+	if ct := c.Citations[0]; ct.Status != evidence.StatusFound || ct.Excerpt != verify.ReportSentence || c.Status != evidence.StatusFound {
+		t.Errorf("after the resolution: citation %s with excerpt %q, claim %s", ct.Status, ct.Excerpt, c.Status)
+	}
+	auditHolds(t, store)
+}
