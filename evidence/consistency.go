@@ -3,6 +3,7 @@ package evidence
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,10 +60,12 @@ func (m Mismatch) String() string {
 // The rules are deliberately narrow, so that a mismatch means a real difference in what is
 // said, never only a different wording:
 //
-//   - The percentages (numbers, years) of the claim are a mismatch only when the quote
-//     itself gives at least one value of the same kind and neither the quote nor the context
-//     gives any of the claim's values of that kind: a claim that shares one figure with the
-//     page and adds another (a count the page does not give) is not a contradiction. Values compare by amount: "1,200", "1200" and "1.2 thousand" are
+//   - The percentages (years; numbers counting the same thing, that is followed by the same
+//     word: "4,812 companies", "two years") of the claim are a mismatch only when the quote
+//     itself gives at least one such value and neither the quote nor the context gives any
+//     of the claim's: a claim that shares one figure with the page and adds another (a count
+//     the page does not give) is not a contradiction, and "Claim 3." is not compared with
+//     "4,812 companies". Values compare by amount: "1,200", "1200" and "1.2 thousand" are
 //     equal, "$13.7 billion" equals "13,700 million", "15 percent" equals "15%" and
 //     "15 per cent". A claim value the page says nothing of the kind about is not checked.
 //   - Negation and hedging are compared with the quote alone (the context holds unrelated
@@ -77,25 +80,33 @@ func CompareClaim(claim, quote, context string) []Mismatch {
 	cv, qv := quantities(claim), quantities(quote)
 	ev := append(qv, quantities(context)...)
 	for _, kind := range []MismatchKind{MismatchPercentage, MismatchNumber, MismatchYear} {
-		var page []string
-		for _, q := range qv {
-			if q.kind == kind {
-				page = append(page, q.text)
-			}
-		}
-		var claimed []quantity
-		shared := false
+		var units []string
 		for _, c := range cv {
-			if c.kind == kind {
-				claimed = append(claimed, c)
-				shared = shared || containsValue(ev, c)
+			if c.kind == kind && !slices.Contains(units, c.unit) {
+				units = append(units, c.unit)
 			}
 		}
-		if len(page) == 0 || shared {
-			continue
-		}
-		for _, c := range claimed {
-			out = append(out, Mismatch{Kind: kind, Claim: c.text, Page: strings.Join(page, "; ")})
+		for _, unit := range units {
+			var page []string
+			for _, q := range qv {
+				if q.kind == kind && q.unit == unit {
+					page = append(page, q.text)
+				}
+			}
+			var claimed []quantity
+			shared := false
+			for _, c := range cv {
+				if c.kind == kind && c.unit == unit {
+					claimed = append(claimed, c)
+					shared = shared || containsValue(ev, c)
+				}
+			}
+			if len(page) == 0 || shared {
+				continue
+			}
+			for _, c := range claimed {
+				out = append(out, Mismatch{Kind: kind, Claim: c.text, Page: strings.Join(page, "; ")})
+			}
 		}
 	}
 	cw, qw := words(claim), words(quote)
@@ -117,6 +128,10 @@ type quantity struct {
 	kind  MismatchKind
 	value float64
 	text  string
+	// unit is, for a number, the word right after it ("4,812 companies": "company"), so
+	// that only counts of the same thing are compared; "" for percentages and years, and
+	// for a number followed by punctuation or nothing.
+	unit string
 }
 
 // numberRE finds a number with an optional currency sign, thousands separators or a decimal
@@ -144,24 +159,50 @@ func quantities(s string) []quantity {
 		if !ok {
 			continue
 		}
-		q := quantity{kind: MismatchNumber, value: v, text: strings.TrimSpace(s[m[0]:m[1]])}
+		q := quantity{kind: MismatchNumber, value: v, text: strings.TrimSpace(s[m[0]:m[1]]), unit: unitAt(s[m[1]:])}
 		if m[6] >= 0 {
 			q.value *= scales[strings.ToLower(strings.TrimSpace(s[m[6]:m[7]]))]
 		}
 		switch {
 		case m[8] >= 0:
-			q.kind = MismatchPercentage
+			q.kind, q.unit = MismatchPercentage, ""
 		case m[2] < 0 && m[6] < 0 && len(digits) == 4 && v >= 1000 && v <= 2199:
-			q.kind = MismatchYear
+			q.kind, q.unit = MismatchYear, ""
 		}
 		out = append(out, q)
 	}
-	for _, w := range words(s) {
+	ws := words(s)
+	for i, w := range ws {
 		if v, ok := spelled[w]; ok {
-			out = append(out, quantity{kind: MismatchNumber, value: v, text: w})
+			q := quantity{kind: MismatchNumber, value: v, text: w}
+			if i+1 < len(ws) {
+				q.unit = singular(ws[i+1])
+			}
+			out = append(out, q)
 		}
 	}
 	return out
+}
+
+// unitAt returns the word that follows a number at the start of rest, separated by one
+// space, lower-cased and singular; "" when punctuation or nothing follows.
+func unitAt(rest string) string {
+	if !strings.HasPrefix(rest, " ") {
+		return ""
+	}
+	rest = rest[1:]
+	end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(rest)
+	}
+	return singular(strings.ToLower(rest[:end]))
+}
+
+func singular(w string) string {
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 func isWordByte(b byte) bool {

@@ -66,6 +66,9 @@ func TestCompareClaimEdges(t *testing.T) {
 		{"a negating claim does not also count as a hedge mismatch", "It will not close.", "it may not close", nil},
 		{"may close stated as closed", "The plant closed in March.", "the plant may close in March", []MismatchKind{MismatchHedge}},
 		{"empty inputs", "", "", nil},
+		{"a label number is not a count of the quote's thing", "Claim 0.", "the registry counted 4,812 companies", nil},
+		{"counts of different things are not compared", "The firm has 3 offices.", "it employs 4,812 people", nil},
+		{"counts of the same thing are, singular or plural", "The firm has 3 offices.", "the firm has 1 office", []MismatchKind{MismatchNumber}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
