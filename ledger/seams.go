@@ -29,7 +29,7 @@ const (
 // SeamRequest is a seam to open. Its shape depends on its kind:
 //
 //   - contradiction: two or more claims (and optionally citations of those claims), or one
-//     citation (and its claim): the claim against that citation's page;
+//     claim and one of its citations: the claim against that citation's page;
 //   - absence: exactly one claim, no citation;
 //   - manual, disagreement: exactly one citation; Claims is empty or holds only that
 //     citation's claim (the seam is about both either way).
@@ -95,7 +95,7 @@ func checkSeamShape(p seamOpened) error {
 	case evidence.SeamContradiction:
 		// Between claims, or between one claim and the page one of its citations cites (the
 		// checker's consistency check and model tier open these).
-		if len(p.Claims) < 2 && (len(p.Citations) != 1 || len(p.Claims) > 1) {
+		if len(p.Claims) < 2 && (len(p.Claims) != 1 || len(p.Citations) != 1) {
 			return fmt.Errorf("a contradiction is between two or more claims, or between one claim and the page of one of its citations; %d claims and %d citations given: %w", len(p.Claims), len(p.Citations), ErrInvalid)
 		}
 	case evidence.SeamAbsence:

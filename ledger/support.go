@@ -20,6 +20,11 @@ func init() {
 // (migrations/0007_support.sql): the consistency mismatches and the support verdict on the
 // check and the citation, and, when the model tier judged, its row, judgements and calls.
 func projectSupport(tx *sql.Tx, seq int64, ch evidence.Checked) error {
+	if ch.Support != nil {
+		if err := checkSupport(ch.Support); err != nil {
+			return err
+		}
+	}
 	cons := ch.Consistency
 	if cons == nil {
 		cons = []evidence.Mismatch{}
@@ -41,9 +46,6 @@ func projectSupport(tx *sql.Tx, seq int64, ch evidence.Checked) error {
 	s := ch.Support
 	if s == nil {
 		return nil
-	}
-	if err := checkSupport(s); err != nil {
-		return err
 	}
 	adj, err := json.Marshal(s.Adjudication)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
@@ -233,7 +234,7 @@ func parseVerdict(content string, j *evidence.SupportJudgement) error {
 // page: a model cannot invent evidence.
 func evidenceOnPage(pageText string, sentences []string) error {
 	for i, s := range sentences {
-		if note := evidence.CitationNote("https://page", s); note != "" {
+		if utf8.RuneCountInString(strings.TrimSpace(s)) < evidence.MinQuoteLen {
 			return fmt.Errorf("%w: evidence sentence %d (%q) is too short to be looked for on the page", errOffSchema, i+1, s)
 		}
 		m, err := MatchQuote(pageText, s)
