@@ -11,8 +11,8 @@ import (
 
 func supportOf(verdict evidence.Verdict, by string) *evidence.Support {
 	return &evidence.Support{Verdict: verdict, DecidedBy: by,
-		Judgements: []evidence.SupportJudgement{{Verifier: "model-a", Model: "m", Verdict: evidence.VerdictSupported, AccuracyEstimate: 90, Reasoning: "r", Evidence: []string{"In 2025 the registry counted 4,812 companies."}}},
-		Calls:      []evidence.ModelCall{{Tier: evidence.TierVerifier, Role: "model-a", Model: "m", PromptTokens: 10, CompletionTokens: 5, LatencyMS: 3, Attempts: 1, Outcome: "ok"}},
+		Judgements:   []evidence.SupportJudgement{{Verifier: "model-a", Model: "m", Verdict: evidence.VerdictSupported, AccuracyEstimate: 90, Reasoning: "r", Evidence: []string{"In 2025 the registry counted 4,812 companies."}}},
+		Calls:        []evidence.ModelCall{{Tier: evidence.TierVerifier, Role: "model-a", Model: "m", PromptTokens: 10, CompletionTokens: 5, LatencyMS: 3, Attempts: 1, Outcome: "ok"}},
 		ResidualRisk: evidence.SupportResidualRisk}
 }
 
