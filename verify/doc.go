@@ -22,6 +22,16 @@
 // disagreement seam when they still split. Every [Outcome] carries a residual-risk statement
 // ([ResidualRisk]): a match proves the words are on the page, nothing more.
 //
+// # Beyond the quote: consistency and the model tiers
+//
+// After the quote check, every found quote goes through evidence.CompareClaim (the claim's
+// figures, negations and hedges against the page's words; a mismatch opens a contradiction
+// seam). With [Checker.WithModels] ([NewModels], off by default), two cheap model verifiers,
+// isolated by construction, judge whether the stored page supports the claim, citing page
+// sentences the program then finds on the page itself; on a split a third judges a fresh
+// capture and an adjudicator that sees only the verdicts compares. The support judgement
+// is recorded beside the quote status, never instead of it. docs/models.md describes it.
+//
 // # Check jobs
 //
 // [RunBatch] checks a batch's citations in one [Run] with a number of workers, the

@@ -483,3 +483,35 @@ func keys(m map[string]any) string {
 	sort.Strings(ks)
 	return strings.Join(ks, ",")
 }
+
+// The tier judges only a page that was read: an unreachable page is skipped with the reason
+// and no request, a login-walled host gets no support member at all.
+func TestModelTierOnlyOnReadPages(t *testing.T) {
+	site := newPageServer(t)
+	chat := newChatServer(t, func(chatSeen, int) chatAnswer { return chatAnswer{Content: "{}"} })
+	c := tierChecker(t, chat, nil)
+	for _, tt := range []struct {
+		desc, url string
+		skipped   bool
+	}{
+		{"a page drawn by scripts", site.At("example.test", "/scripts"), true},
+		{"a host that does not exist", "http://nowhere.invalid/x", true},
+		{"a login-walled host", site.At("walled.test", "/report"), false},
+	} {
+		out, err := c.Check(context.Background(), evidence.CheckTarget{ClaimID: "c_0000000000000001", ClaimText: reportClaim,
+			CitationID: "ct_0000000000000001", URL: tt.url, Quote: reportQuote})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := out.Checked.Support
+		switch {
+		case tt.skipped && (s == nil || s.Skipped == "" || len(s.Calls) != 0):
+			t.Errorf("%s: support %+v, want skipped", tt.desc, s)
+		case !tt.skipped && s != nil:
+			t.Errorf("%s: support %+v, want none", tt.desc, s)
+		}
+	}
+	if n := len(chat.Seen()); n != 0 {
+		t.Errorf("%d requests for pages that were not read", n)
+	}
+}
