@@ -267,8 +267,11 @@ func negationCue(ws []string, i int) string {
 	w := ws[i]
 	switch {
 	case negations[w]:
-		if w == "no" && i+1 < len(ws) && ws[i+1] == "longer" {
+		switch {
+		case w == "no" && i+1 < len(ws) && ws[i+1] == "longer":
 			return "no longer"
+		case w == "no" && i+1 < len(ws) && isDigits(ws[i+1]):
+			return "" // "No. 10": a number, not a negation
 		}
 		return w
 	case strings.HasSuffix(w, "n't"):

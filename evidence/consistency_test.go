@@ -66,6 +66,7 @@ func TestCompareClaimEdges(t *testing.T) {
 		{"a negating claim does not also count as a hedge mismatch", "It will not close.", "it may not close", nil},
 		{"may close stated as closed", "The plant closed in March.", "the plant may close in March", []MismatchKind{MismatchHedge}},
 		{"empty inputs", "", "", nil},
+		{"No. 10 is a number, not a negation", "The prime minister lives at 10 Downing Street.", "the prime minister moved into No. 10 Downing Street", nil},
 		{"a label number is not a count of the quote's thing", "Claim 0.", "the registry counted 4,812 companies", nil},
 		{"counts of different things are not compared", "The firm has 3 offices.", "it employs 4,812 people", nil},
 		{"counts of the same thing are, singular or plural", "The firm has 3 offices.", "the firm has 1 office", []MismatchKind{MismatchNumber}},
