@@ -328,7 +328,8 @@ func (m *Models) judge(ctx context.Context, b *budget, t evidence.CheckTarget, p
 		wg.Go(func() { js[i], calls[i] = v.judge(ctx, b, t, page) })
 	}
 	wg.Wait()
-	s.Judgements, s.Calls = append(s.Judgements, js...), append(s.Calls, calls...)
+	s.Judgements = append(s.Judgements, js...)
+	addCalls(s, calls...)
 	if js[0].Problem == "" && js[1].Problem == "" && js[0].Verdict == js[1].Verdict {
 		s.Verdict, s.DecidedBy = js[0].Verdict, evidence.SupportByCode
 		return s
@@ -341,13 +342,15 @@ func (m *Models) judge(ctx context.Context, b *budget, t evidence.CheckTarget, p
 			Problem: "the fresh capture failed: " + err.Error()})
 	} else {
 		j, call := v.judge(ctx, b, t, fresh)
-		s.Judgements, s.Calls = append(s.Judgements, j), append(s.Calls, call)
+		s.Judgements = append(s.Judgements, j)
+		addCalls(s, call)
 	}
 	if m.adjudicator == nil {
 		return s
 	}
 	ad, call := m.adjudicator.compare(ctx, b, t.ClaimText, s.Judgements)
-	s.Adjudication, s.Calls = &ad, append(s.Calls, call)
+	s.Adjudication = &ad
+	addCalls(s, call)
 	held := 0
 	for _, j := range s.Judgements {
 		if j.Problem == "" && j.Verdict == ad.Verdict {
@@ -358,4 +361,15 @@ func (m *Models) judge(ctx context.Context, b *budget, t evidence.CheckTarget, p
 		s.Verdict, s.DecidedBy = ad.Verdict, evidence.SupportByAdjudicator
 	}
 	return s
+}
+
+// addCalls records the calls that reached an endpoint (at least one attempt); a judgement
+// that asked nothing (the page's text could not be read, the budget refused the call) has
+// its problem but no call.
+func addCalls(s *evidence.Support, calls ...evidence.ModelCall) {
+	for _, c := range calls {
+		if c.Attempts > 0 {
+			s.Calls = append(s.Calls, c)
+		}
+	}
 }

@@ -515,3 +515,25 @@ func TestModelTierOnlyOnReadPages(t *testing.T) {
 		t.Errorf("%d requests for pages that were not read", n)
 	}
 }
+
+// A budget spent in the middle of a citation never lets it pass: the refused call is off
+// its schema, the citation splits, and a person decides.
+func TestModelBudgetSpentMidCitation(t *testing.T) {
+	site := newPageServer(t)
+	chat := newChatServer(t, scripted(
+		verdictJSON("supported", 90, "yes", reportSentence),
+		verdictJSON("contradicted", 70, "no", reportSentence),
+		verdictJSON("supported", 80, "yes", reportSentence),
+		adjudicationJSON(false, "supported", 90, false)))
+	out := checkWithTier(t, tierChecker(t, chat, func(c *ModelConfig) { c.Budget = Budget{Calls: 3} }), site, reportClaim, reportQuote)
+	s := out.Checked.Support
+	if s.Verdict != "" || s.Adjudication == nil || !strings.Contains(s.Adjudication.Problem, "budget of 3 calls is spent") {
+		t.Fatalf("support %+v: the adjudicator's refused call must not decide", s)
+	}
+	if len(s.Calls) != 3 || len(chat.Seen()) != 3 {
+		t.Errorf("%d calls recorded, %d requests sent; want 3 and 3", len(s.Calls), len(chat.Seen()))
+	}
+	if out.Seam == nil || out.Seam.Kind != evidence.SeamDisagreement {
+		t.Errorf("seam %+v, want a disagreement", out.Seam)
+	}
+}
