@@ -260,9 +260,8 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-var negations = map[string]bool{"not": true, "never": true, "no": true, "none": true, "nobody": true,
-	"nothing": true, "neither": true, "nor": true, "without": true, "cannot": true}
-
+// negationCue returns the negation at ws[i], from the one list of negating words (negations,
+// in quote.go), or "". "no longer" is one cue, and "no" before a number ("No. 10") is none.
 func negationCue(ws []string, i int) string {
 	w := ws[i]
 	switch {

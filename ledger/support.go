@@ -17,7 +17,7 @@ func init() {
 }
 
 // projectSupport projects what citation.checked holds beyond the quote check
-// (migrations/0007_support.sql): the consistency mismatches and the support verdict on the
+// (migrations/0005_support.sql): the consistency mismatches and the support verdict on the
 // check and the citation, and, when the model tier judged, its row, judgements and calls.
 func projectSupport(tx *sql.Tx, seq int64, ch evidence.Checked) error {
 	if ch.Support != nil {

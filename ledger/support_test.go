@@ -17,7 +17,7 @@ func supportOf(verdict evidence.Verdict, by string) *evidence.Support {
 }
 
 // A check with a support judgement and consistency mismatches is projected into every
-// table of 0007 and rebuilt by the replay; a judgement that does not fit is refused and
+// table of 0005_support and rebuilt by the replay; a judgement that does not fit is refused and
 // records nothing.
 func TestRecordCheckWithSupport(t *testing.T) {
 	s, _ := openTest(t)
