@@ -35,6 +35,12 @@ type Checked struct {
 	// Verdicts holds every verifier's answer, in the order the verifiers ran.
 	Verdicts     []CheckVerdict `json:"verdicts"`
 	Adjudication Adjudication   `json:"adjudication"`
+	// Consistency holds what [CompareClaim] found wrong between the claim and the found
+	// quote with its context; absent when the quote was not found or nothing disagrees.
+	Consistency []Mismatch `json:"consistency,omitempty"`
+	// Support is the model tier's judgement of whether the page supports the claim; nil when
+	// the tier is off.
+	Support *Support `json:"support,omitempty"`
 }
 
 // Document describes a fetched page. Its body is stored by its SHA-256.

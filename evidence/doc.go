@@ -23,8 +23,9 @@
 // blockquotes or JSON) and returns the claims it states, each with its citations and notes.
 // [ParseClaimsJSON] reads research given as JSON, and [ParseRequest] the body of
 // POST /api/research in either of its forms. All apply the same notes:
-// [NoteNoSource] for a claim without a URL, [NoteNoQuote] for a quote shorter than
-// [MinQuoteLen], and [NoteNotHTTP] for a URL that will never be fetched. A paste with no claim
+// [NoteNoSource] for a claim without a URL, [NoteNoQuote] for a quote that [QuoteParts]
+// refuses (fewer than [MinQuoteLen] letters or digits in a part, or a single word), and
+// [NoteNotHTTP] for a URL that will never be fetched. A paste with no claim
 // at all fails with an error that matches [ErrNothingUsable]. docs/parser.md describes the
 // formats in detail.
 package evidence

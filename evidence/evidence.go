@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // Status is the state of a citation or a claim.
@@ -62,6 +61,20 @@ const (
 	StrengthMedium Strength = "medium"
 	StrengthHigh   Strength = "high"
 )
+
+// Rank orders strengths: 0 for StrengthNone (and any unknown value), then 1 low, 2 medium,
+// 3 high. A claim meets a minimum strength when its Rank is at least the minimum's.
+func (s Strength) Rank() int {
+	switch s {
+	case StrengthLow:
+		return 1
+	case StrengthMedium:
+		return 2
+	case StrengthHigh:
+		return 3
+	}
+	return 0
+}
 
 // SeamKind is the kind of an open question that only a person may settle.
 type SeamKind string
@@ -157,17 +170,19 @@ func (r VerifierResult) Validate() error {
 	return fmt.Errorf("%w: %s: %s; treat it as a split and escalate", ErrOffSchema, name, strings.Join(problems, "; "))
 }
 
-// MinQuoteLen is the shortest quote, in characters (runes) after trimming white space, that
-// is worth looking for at a source.
-const MinQuoteLen = 12
-
 // The notes a citation carries when it cannot be checked. They are fixed strings: other
 // programs match on them.
 const (
 	// NoteNoSource: the claim names no URL, so nothing can be checked.
 	NoteNoSource = "no source of record"
-	// NoteNoQuote: the quote is missing or shorter than MinQuoteLen.
+	// NoteNoQuote: the quote is missing or has fewer than MinQuoteLen letters or digits (see
+	// QuoteParts); a quote whose part between ellipses is too short carries this note, a
+	// colon and the part.
 	NoteNoQuote = "no quote to look for"
+	// NoteAbsent begins the note of a citation whose page does not exist (a 404 or 410, or a
+	// host name that does not exist): its status is not_found, since a fabricated source is
+	// what a check exists to catch. The fetch's reason follows a colon.
+	NoteAbsent = "the cited page does not exist"
 	// NoteNotHTTP: the URL is not http or https; it is kept as written and never fetched.
 	NoteNotHTTP = "not an http(s) URL: kept, never fetched"
 )
@@ -191,7 +206,7 @@ type Citation struct {
 }
 
 // Checkable reports whether the citation can be checked at its source: it has an http(s)
-// URL and a quote of at least MinQuoteLen characters. It is true exactly when
+// URL and a quote that QuoteParts accepts. It is true exactly when
 // CitationNote(c.URL, c.Quote) is empty.
 func (c Citation) Checkable() bool {
 	return CitationNote(c.URL, c.Quote) == ""
@@ -199,17 +214,15 @@ func (c Citation) Checkable() bool {
 
 // CitationNote returns the note a citation with this URL and quote carries, or "" when it
 // can be checked. The first problem wins: no URL (NoteNoSource), then a URL that is not
-// http(s) (NoteNotHTTP), then a missing or short quote (NoteNoQuote).
+// http(s) (NoteNotHTTP), then a quote that cannot be looked for ([QuoteNote]).
 func CitationNote(rawURL, quote string) string {
 	switch {
 	case strings.TrimSpace(rawURL) == "":
 		return NoteNoSource
 	case !IsHTTP(rawURL):
 		return NoteNotHTTP
-	case utf8.RuneCountInString(strings.TrimSpace(quote)) < MinQuoteLen:
-		return NoteNoQuote
 	}
-	return ""
+	return QuoteNote(quote)
 }
 
 // IsHTTP reports whether rawURL starts with http:// or https:// (in any case) and names a host.

@@ -61,7 +61,7 @@ func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
 			}
 		case spanQuote:
 			sb.WriteString(text[sp.start:sp.end])
-			if q := cleanQuote(sp.text); utf8.RuneCountInString(q) >= MinQuoteLen {
+			if q := cleanQuote(sp.text); quoteChars(q) >= MinQuoteLen {
 				toks = append(toks, token{quote: q})
 			}
 		}
@@ -131,6 +131,13 @@ func stripEmphasis(s string) string {
 	return strings.Join(fields, " ")
 }
 
+// quoteChars counts the letters and digits of a quoted passage, as QuoteParts does: a passage
+// with fewer than MinQuoteLen is a title or a scare quote, not a quote to look for.
+func quoteChars(q string) int {
+	n, _, _ := measure(q)
+	return n
+}
+
 // cleanQuote is a quote's text with white space folded and emphasis removed.
 func cleanQuote(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
@@ -149,7 +156,21 @@ func (p *parser) sentences(text string) []sentence {
 			si++
 		}
 		if si < len(spans) && spans[si].start <= i {
-			i = spans[si].end - 1
+			sp := spans[si]
+			i = sp.end - 1
+			// A quotation that ends with its own full stop ("… is done." Then …) ends the
+			// sentence at its closing mark.
+			if sp.kind != spanQuote || !strings.ContainsAny(lastRune(sp.text), ".!?") {
+				continue
+			}
+			end, next, ok := sentenceEndAfter(text, spans, si+1, sp.end)
+			if !ok {
+				continue
+			}
+			s, toks := p.build(text, spans, start, end)
+			out = append(out, sentence{s, toks})
+			start = next
+			i = next - 1
 			continue
 		}
 		c := text[i]
@@ -178,7 +199,14 @@ func sentenceEnd(text string, spans []span, si, i int) (end, next int, ok bool) 
 	if text[i] == '.' && isAbbreviation(text, i) {
 		return 0, 0, false
 	}
-	j := i + 1
+	return sentenceEndAfter(text, spans, si, i+1)
+}
+
+// sentenceEndAfter decides whether a sentence ends at text[j], just after its final
+// punctuation (or after a quotation that ends with it): closing marks, emphasis and citation
+// markers after it still belong to the sentence, and the next must start, after white
+// space, with a capital, a digit, an opening mark or a bracket.
+func sentenceEndAfter(text string, spans []span, si, j int) (end, next int, ok bool) {
 	for j < len(text) && strings.ContainsRune(")]\"'”’»*_", rune(text[j])) && text[j] < 0x80 {
 		j++
 	}
@@ -219,10 +247,38 @@ func isAbbreviation(text string, i int) bool {
 	if word == "" || strings.Contains(word, "/") || strings.Contains(word, "](") {
 		return false
 	}
-	if strings.Contains(word, ".") || abbreviations[word] {
+	if strings.Contains(word, ".") {
+		return dottedAbbreviation(word)
+	}
+	if abbreviations[word] {
 		return true
 	}
 	return utf8.RuneCountInString(word) == 1 && unicode.IsUpper(rune(text[w]))
+}
+
+// dottedAbbreviation reports whether a word with inner full stops is an abbreviation (U.S,
+// e.g, Ph.D, a.m): every piece between the stops is one to three letters. A domain name
+// (example.com, "reuters.com") or a number is not, so a full stop after it ends a sentence.
+func dottedAbbreviation(word string) bool {
+	for piece := range strings.SplitSeq(word, ".") {
+		n := 0
+		for _, r := range piece {
+			if !unicode.IsLetter(r) {
+				return false
+			}
+			n++
+		}
+		if n > 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// lastRune returns the last rune of s as a string ("" for "").
+func lastRune(s string) string {
+	_, size := utf8.DecodeLastRuneInString(s)
+	return s[len(s)-size:]
 }
 
 // refTokens returns the URLs and quotes of reference id. Quoted passages count as quotes

@@ -58,7 +58,7 @@ func parseResearch(text string) (Research, []LeftOut, error) {
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	trimmed := strings.TrimSpace(text)
-	if looksLikeJSON(trimmed) {
+	if IsJSON(trimmed) {
 		res, err := ParseClaimsJSON([]byte(trimmed))
 		return res, jsonLeftOut(trimmed, res), err
 	}
@@ -71,19 +71,6 @@ func parseResearch(text string) (Research, []LeftOut, error) {
 		return Research{}, left, fmt.Errorf("%w: no statement, list item, labelled claim, table row or JSON claim was recognized; paste the research itself, one claim per list item or paragraph, with its URL and quote", ErrNothingUsable)
 	}
 	return Research{Claims: p.claims}, left, nil
-}
-
-// looksLikeJSON reports whether a paste is meant as JSON: an object, or an array of
-// objects, strings or nothing. "[1] Acme …" is text.
-func looksLikeJSON(s string) bool {
-	if strings.HasPrefix(s, "{") {
-		return true
-	}
-	if !strings.HasPrefix(s, "[") {
-		return false
-	}
-	rest := strings.TrimLeft(s[1:], " \t\r\n")
-	return strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "\"") || strings.HasPrefix(rest, "]")
 }
 
 // partKind is what a piece of an item holds.
@@ -165,7 +152,7 @@ var (
 	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}`)
 	reTableSep  = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	reSourcesHd = regexp.MustCompile(`(?i)^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?$`)
-	reChatter   = regexp.MustCompile(`(?i)^(here (is|are|'s)|here’s|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
+	reChatter   = regexp.MustCompile(`(?i)^((hello|hi|hey|greetings|absolutely|great|okay|ok|good (morning|afternoon|evening))([,!.]|\s*$)|welcome\b|here( is| are|'s|’s)|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
 )
 
 var labelKinds = map[string]partKind{
@@ -257,7 +244,7 @@ func (p *parser) fences() {
 			p.skip[end] = true
 		}
 		switch {
-		case lang == "json" || (lang == "" && looksLikeJSON(strings.TrimSpace(body))):
+		case lang == "json" || (lang == "" && IsJSON(body)):
 			if r, err := ParseClaimsJSON([]byte(body)); err == nil {
 				p.jsonAt[i] = r.Claims
 				for j := i + 1; j < end; j++ {
@@ -734,12 +721,35 @@ func (p *parser) emit(text string, toks []token) {
 	p.claims = append(p.claims, Claim{Text: text, Status: StatusReported, Citations: pair(toks)})
 }
 
+// isTalk reports whether a statement is a question, a greeting, an offer of help or a
+// lead-in (see isChatter), whatever its length. A question is a statement whose last
+// sentence mark is a question mark ("Is the bill law yet? (source)").
+func isTalk(text string) bool {
+	text = strings.TrimSpace(text)
+	if text == "" || reChatter.MatchString(text) {
+		return true
+	}
+	i := strings.LastIndexAny(text, ".!?")
+	return i >= 0 && text[i] == '?'
+}
+
+// isClaimText reports whether a statement of the research is a claim: not chatter (see
+// isChatter), and not a lead-in ending with a colon and citing nothing.
 func isClaimText(text string, toks []token) bool {
-	if text == "" || reChatter.MatchString(text) || strings.HasSuffix(text, "?") {
+	if isChatter(text) {
 		return false
 	}
-	if strings.HasSuffix(text, ":") && len(toks) == 0 {
-		return false
+	return !strings.HasSuffix(text, ":") || len(toks) > 0
+}
+
+// isChatter reports whether a statement is talk around the research rather than a claim:
+// empty or with fewer than three letters or digits, a question, a greeting ("Hello!",
+// "Sure,"), an offer of help ("Would you like me to…", "Let me know…", "Feel free…"), a
+// lead-in ("Here's a concise briefing…", "Below are…") or a heading word (Summary,
+// Findings).
+func isChatter(text string) bool {
+	if isTalk(text) {
+		return true
 	}
 	letters := 0
 	for _, r := range text {
@@ -747,7 +757,7 @@ func isClaimText(text string, toks []token) bool {
 			letters++
 		}
 	}
-	return letters >= 3
+	return letters < 3
 }
 
 // pair turns tokens into citations. A quote belongs to the URL before it when that URL has no

@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The key names the JSON reader knows, after lowercasing and removing '_', '-' and spaces,
@@ -148,7 +150,7 @@ func jsonClaim(e any) (Claim, bool) {
 	case string:
 		p := &parser{}
 		text, toks := p.inline(v)
-		if text == "" {
+		if isTalk(text) {
 			return Claim{}, false
 		}
 		return Claim{Text: text, Status: StatusReported, Citations: pair(toks)}, true
@@ -161,7 +163,7 @@ func jsonClaim(e any) (Claim, bool) {
 				break
 			}
 		}
-		if text == "" {
+		if isTalk(text) {
 			return Claim{}, false
 		}
 		var cits []Citation
@@ -219,11 +221,15 @@ func jsonCitations(obj map[string]any) []Citation {
 	for _, k := range jsonQuoteKeys {
 		switch v := obj[k].(type) {
 		case string:
-			quotes = append(quotes, jsonQuotes(v)...)
+			if q := unquote(v); q != "" {
+				quotes = append(quotes, q)
+			}
 		case []any:
 			for _, e := range v {
 				if s, ok := e.(string); ok {
-					quotes = append(quotes, jsonQuotes(s)...)
+					if q := unquote(s); q != "" {
+						quotes = append(quotes, q)
+					}
 				}
 			}
 		}
@@ -305,15 +311,54 @@ func jsonURLs(s string) []string {
 	return nil
 }
 
-// jsonQuotes reads a quote value: its quoted passages when it opens with a quotation mark,
-// else the whole value.
-func jsonQuotes(s string) []string {
-	p := &parser{}
-	var out []string
-	for _, t := range p.quoteText(strings.Join(strings.Fields(s), " "), nil) {
-		if !t.isURL {
-			out = append(out, t.quote)
+// quoteMarks pairs each opening quotation mark with the marks that close it.
+var quoteMarks = map[rune]string{
+	'"': `"`, '“': "”“", '„': "“”", '«': "»", '»': "«", '‘': "’‘", '‚': "‘’", '\'': "'",
+	'「': "」", '『': "』", '‹': "›", '《': "》",
+}
+
+// unquote is the quote of a JSON quote field: the researcher's exact string, never split,
+// cut at a URL or otherwise edited. It trims white space from s and removes one pair of
+// quotation marks when it wraps the whole of s: s opens with a quotation mark, closes with a
+// mark that closes it, and no mark inside closes it first. Inner quotations stay as they are, so "so-called "message content"
+// rules" loses only its outer pair, while "Super Mario Run" is … "Super Mario" keeps both
+// of its quotations. Straight marks inside count as opening after white space (or an opening
+// bracket or dash) and before a word, and as closing otherwise; an apostrophe between two
+// letters is neither.
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	open, size := utf8.DecodeRuneInString(s)
+	closers, ok := quoteMarks[open]
+	last, lsize := utf8.DecodeLastRuneInString(s)
+	if !ok || len(s) < size+lsize || !strings.ContainsRune(closers, last) {
+		return s
+	}
+	inner := s[size : len(s)-lsize]
+	depth := 1
+	for i, r := range inner {
+		switch {
+		case r == open && !strings.ContainsRune(closers, r):
+			depth++
+		case strings.ContainsRune(closers, r) && r != open:
+			depth--
+		case r == open: // a straight mark (or one that opens and closes alike)
+			prev, _ := utf8.DecodeLastRuneInString(inner[:i])
+			next, _ := utf8.DecodeRuneInString(inner[i+utf8.RuneLen(r):])
+			switch {
+			case unicode.IsLetter(prev) && unicode.IsLetter(next):
+				// an apostrophe (don't)
+			case opensQuote(inner, i):
+				depth++
+			default:
+				depth--
+			}
+		}
+		if depth == 0 {
+			return s
 		}
 	}
-	return out
+	if depth != 1 {
+		return s
+	}
+	return strings.TrimSpace(inner)
 }

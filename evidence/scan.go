@@ -177,6 +177,13 @@ func (sc *scanner) quote(i int) (span, bool) {
 			continue
 		}
 		from := i + len(q.open)
+		if q.open == "\"" {
+			if end, ok := sc.straightClose(from); ok {
+				if text := strings.TrimSpace(sc.s[from:end]); text != "" {
+					return span{kind: spanQuote, start: i, end: end + 1, text: text}, true
+				}
+			}
+		}
 		best, bestLen := -1, 0
 		for _, cl := range q.closers {
 			if at := sc.nextClose(cl, from); at >= 0 && (best < 0 || at < best) {
@@ -193,6 +200,48 @@ func (sc *scanner) quote(i int) (span, bool) {
 		return span{kind: spanQuote, start: i, end: best + bestLen, text: text}, true
 	}
 	return span{}, false
+}
+
+// maxNestedQuote bounds how far a straight-quoted passage with straight quotes inside it is
+// followed; beyond it the first closing mark ends the passage. It keeps the scan linear.
+const maxNestedQuote = 2000
+
+// straightClose finds the straight quotation mark that closes a passage opened just before
+// from, when the passage holds straight quotes of its own: a mark with a space (or an opening
+// bracket or dash) before it and a word after it opens an inner quotation ("so-called
+// "message content" rules"), and any other mark closes the innermost one open. It reports
+// false when the first mark after from closes the passage anyway, or when the marks do not
+// balance within maxNestedQuote bytes; the caller then takes the first closing mark.
+func (sc *scanner) straightClose(from int) (int, bool) {
+	s := sc.s[from:min(len(sc.s), from+maxNestedQuote)]
+	depth, nested := 1, false
+	for at := 0; ; at++ {
+		k := strings.IndexByte(s[at:], '"')
+		if k < 0 {
+			return 0, false
+		}
+		at += k
+		if opensQuote(s, at) {
+			depth++
+			nested = true
+			continue
+		}
+		if depth--; depth == 0 {
+			return from + at, nested
+		}
+	}
+}
+
+// opensQuote reports whether the straight quotation mark at s[at] opens a quotation: at the
+// start or after white space, an opening bracket or a dash, and before a letter, digit or
+// another opening mark.
+func opensQuote(s string, at int) bool {
+	prev, _ := utf8.DecodeLastRuneInString(s[:at])
+	if at > 0 && !unicode.IsSpace(prev) && !strings.ContainsRune("([{—–", prev) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(s[at+1:])
+	return unicode.IsLetter(next) || unicode.IsDigit(next) || next == '‘' || next == '\''
 }
 
 // link recognizes a Markdown link or image [text](target) at i ('[' at i).

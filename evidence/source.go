@@ -96,7 +96,7 @@ func Independent(a, b FoundCitation) bool {
 	if strings.EqualFold(publisherOf(a.Source), publisherOf(b.Source)) {
 		return false
 	}
-	return normalizeRecordURL(a.RecordURL) != normalizeRecordURL(b.RecordURL)
+	return NormalizeURL(a.RecordURL) != NormalizeURL(b.RecordURL)
 }
 
 func publisherOf(s Source) string {
@@ -104,34 +104,6 @@ func publisherOf(s Source) string {
 		return p
 	}
 	return s.ID
-}
-
-// normalizeRecordURL makes two spellings of the same record URL compare equal. A URL that
-// does not parse is compared as written, trimmed.
-func normalizeRecordURL(raw string) string {
-	raw = strings.TrimSpace(raw)
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	port := u.Port()
-	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
-	}
-	if port != "" {
-		host = net.JoinHostPort(host, port)
-	} else if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	u.Host = host
-	u.Fragment = ""
-	u.RawFragment = ""
-	if u.Path == "" {
-		u.Path = "/"
-	}
-	return u.String()
 }
 
 // ComputeStrength computes the strength of a claim from its found citations:

@@ -20,7 +20,6 @@ const (
 	DefaultMinDelay      = time.Second
 	DefaultMaxCrawlDelay = 10 * time.Second
 	DefaultConcurrency   = 8
-	DefaultURLBudget     = 3
 	DefaultRobotsTTL     = 24 * time.Hour
 	// DefaultRobotsErrorTTL is how long a robots.txt that could not be read (and so closes
 	// the whole origin) is remembered before it is asked for again.
@@ -87,9 +86,6 @@ type Config struct {
 	// Concurrency is the most requests in flight at once over all hosts.
 	// Default [DefaultConcurrency].
 	Concurrency int
-	// URLBudget is the most requests this Fetcher makes for one URL over its life (a page
-	// fetched again counts again). Default [DefaultURLBudget].
-	URLBudget int
 	// RobotsTTL is how long a robots.txt is cached per origin; never more than 24 hours.
 	// Default [DefaultRobotsTTL].
 	RobotsTTL time.Duration
@@ -136,9 +132,6 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = DefaultConcurrency
-	}
-	if cfg.URLBudget <= 0 {
-		cfg.URLBudget = DefaultURLBudget
 	}
 	if cfg.RobotsTTL <= 0 || cfg.RobotsTTL > DefaultRobotsTTL {
 		cfg.RobotsTTL = DefaultRobotsTTL

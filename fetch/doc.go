@@ -20,8 +20,15 @@
 // per hop that also bounds the body read (cutting off slow drips) and one for the whole
 // fetch, HTML/XHTML/plain text only, no proxy, no cookies, no Authorization header. Each
 // host sees one request at a time, spaced by Config.MinDelay or its robots.txt Crawl-delay
-// (capped); Config.Concurrency bounds requests in flight and Config.URLBudget the requests
-// for one URL.
+// (capped); Config.Concurrency bounds requests in flight. A Fetcher keeps no per-URL state
+// but robots.txt (cached per origin, as RFC 9309 allows): fetching a page again requests it
+// again, and a check run keeps its own captures (verify.Run).
+//
+// A page that does not exist is told apart from one that cannot be read: a 404 or 410
+// ([KindGone]) and the resolver's definite "no such host" ([KindNoHost]) are [Error.Absent];
+// a temporary DNS failure, a timeout, a 5xx or a robots.txt that cannot be read are not. Host
+// names are checked (login wall) after the UTS #46 mapping the HTTP client applies, so the
+// name checked is the name dialled.
 //
 // A [Result] carries what the ledger stores as evidence: the raw body and its SHA-256, the
 // final URL, every hop with status and dialled IP, the content type, the fetch time and the

@@ -22,7 +22,7 @@ const (
 	KindUnsupportedType                  // not HTML, XHTML or plain text
 	KindNetwork                          // DNS, connection or protocol failure
 	KindTimeout                          // a hop or the whole fetch ran out of time
-	KindBudget                           // this URL's request budget is spent
+	KindNoHost                           // the resolver answered that the host name does not exist
 )
 
 var kindNames = map[Kind]string{
@@ -38,7 +38,7 @@ var kindNames = map[Kind]string{
 	KindUnsupportedType:  "unsupported type",
 	KindNetwork:          "network",
 	KindTimeout:          "timeout",
-	KindBudget:           "budget exhausted",
+	KindNoHost:           "no such host",
 }
 
 // String names the kind in a few lowercase words.
@@ -52,6 +52,10 @@ func (k Kind) String() string {
 // Error is the error of every failed [Fetcher.Fetch]. Reason says in plain words what
 // happened and what a person can do; Status holds the HTTP status for KindNeedsLogin,
 // KindGone and KindHTTPStatus.
+//
+// Two kinds say that the cited page does not exist: KindGone (404, 410) and KindNoHost (the
+// resolver's definite "no such host", never a temporary DNS failure or a timeout); see
+// [Error.Absent]. Every other kind says only that the page could not be read.
 type Error struct {
 	Kind   Kind
 	URL    string // the URL being fetched when it failed
@@ -63,6 +67,10 @@ type Error struct {
 func (e *Error) Error() string {
 	return fmt.Sprintf("fetch %s: %s: %s", e.URL, e.Kind, e.Reason)
 }
+
+// Absent reports whether the error says the page does not exist: a 404 or 410, or a host
+// name the resolver definitely does not know.
+func (e *Error) Absent() bool { return e.Kind == KindGone || e.Kind == KindNoHost }
 
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }

@@ -11,10 +11,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // maxRedirects is the most redirect hops a fetch follows (DESIGN.md §2, law 2).
@@ -32,9 +36,6 @@ type Fetcher struct {
 
 	robotsMu sync.Mutex
 	robots   map[string]*robotsEntry
-
-	budgetMu sync.Mutex
-	budget   map[string]int
 }
 
 type robotsEntry struct {
@@ -87,7 +88,6 @@ func New(cfg Config) *Fetcher {
 		},
 		polite: newPolite(cfg.MinDelay, cfg.MaxCrawlDelay, cfg.Concurrency),
 		robots: map[string]*robotsEntry{},
-		budget: map[string]int{},
 	}
 }
 
@@ -113,9 +113,6 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 			return resultOrNil(res), err
 		}
 		seen[here] = true
-		if err := f.spend(here); err != nil {
-			return resultOrNil(res), err
-		}
 		resp, ip, done, err := f.do(ctx, u)
 		if err != nil {
 			return resultOrNil(res), f.requestError(ctx, here, err)
@@ -221,12 +218,19 @@ func (f *Fetcher) checkHop(ctx context.Context, u *url.URL) error {
 	if u.Hostname() == "" {
 		return &Error{Kind: KindBadURL, URL: here, Reason: "the URL has no host"}
 	}
-	if w := f.loginWall(u.Hostname()); w != "" {
+	host, err := dialledHost(u.Hostname())
+	if err != nil {
+		return &Error{Kind: KindBadURL, URL: here, Reason: "the host name is not a valid internationalized name: " + err.Error(), Err: err}
+	}
+	if w := f.loginWall(host); w != "" {
 		return &Error{Kind: KindLoginWall, URL: here, Reason: fmt.Sprintf("%s pages need a login; a person must open this one by hand", w)}
 	}
 	rules := f.robotsFor(ctx, u)
 	if rules.blocked != nil {
 		return &Error{Kind: KindBlockedAddress, URL: here, Reason: rules.blocked.Error(), Err: rules.blocked}
+	}
+	if rules.noHost != nil {
+		return noHostError(here, rules.noHost)
 	}
 	if p := u.EscapedPath() + query(u); !rules.allowed(p) {
 		reason := fmt.Sprintf("robots.txt of %s closes %s to %q", origin(u), p, f.cfg.ProductToken)
@@ -236,6 +240,28 @@ func (f *Fetcher) checkHop(ctx context.Context, u *url.URL) error {
 		return &Error{Kind: KindRobots, URL: here, Reason: reason}
 	}
 	return nil
+}
+
+// dialledHost returns the name the HTTP client will resolve for host: net/http maps a
+// non-ASCII host with the UTS #46 lookup profile of IDNA (golang.org/x/net/idna's Lookup),
+// which folds full-width letters, drops soft hyphens and lowers case. Checks of a host name
+// (the login wall) are made on this name, so that ｌｉｎｋｅｄｉｎ.com or link\u00adedin.com
+// is known for linkedin.com. An IP literal is returned as it is.
+func dialledHost(host string) (string, error) {
+	if _, err := netip.ParseAddr(host); err == nil {
+		return host, nil
+	}
+	ascii := true
+	for i := 0; i < len(host); i++ {
+		if host[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(host), nil
+	}
+	return idna.Lookup.ToASCII(host)
 }
 
 // loginWall returns the configured login-walled host that host is or is under, or "".
@@ -248,17 +274,6 @@ func (f *Fetcher) loginWall(host string) string {
 		}
 	}
 	return ""
-}
-
-// spend counts one request for the URL against its budget.
-func (f *Fetcher) spend(u string) error {
-	f.budgetMu.Lock()
-	defer f.budgetMu.Unlock()
-	if f.budget[u] >= f.cfg.URLBudget {
-		return &Error{Kind: KindBudget, URL: u, Reason: fmt.Sprintf("this URL was already requested %d times by this fetcher", f.budget[u])}
-	}
-	f.budget[u]++
-	return nil
 }
 
 // do sends one GET, in its turn for the host and within the hop timeout. done closes the body
@@ -308,6 +323,8 @@ func (f *Fetcher) requestError(ctx context.Context, u string, err error) error {
 	switch {
 	case errors.As(err, &be):
 		return &Error{Kind: KindBlockedAddress, URL: u, Reason: be.Error(), Err: err}
+	case isNoHost(err):
+		return noHostError(u, err)
 	case ctx.Err() != nil:
 		return &Error{Kind: KindTimeout, URL: u, Reason: fmt.Sprintf("the fetch took longer than %s in all", f.cfg.TotalTimeout), Err: err}
 	case isTimeout(err):
@@ -322,6 +339,21 @@ func (f *Fetcher) bodyError(u string, err error) error {
 		return &Error{Kind: KindTimeout, URL: u, Reason: fmt.Sprintf("the body did not arrive in time (a request may take %s, a fetch %s)", f.cfg.HopTimeout, f.cfg.TotalTimeout), Err: err}
 	}
 	return &Error{Kind: KindNetwork, URL: u, Reason: "the body could not be read: " + err.Error(), Err: err}
+}
+
+// isNoHost reports whether err holds the resolver's definite answer that a host name does not
+// exist (NXDOMAIN), as opposed to a temporary failure or a timeout.
+func isNoHost(err error) bool {
+	var de *net.DNSError
+	return errors.As(err, &de) && de.IsNotFound && !de.IsTimeout && !de.IsTemporary
+}
+
+func noHostError(u string, err error) error {
+	host := u
+	if p, perr := url.Parse(u); perr == nil {
+		host = p.Hostname()
+	}
+	return &Error{Kind: KindNoHost, URL: u, Reason: fmt.Sprintf("the host %s does not exist (the name server answered that there is no such host)", host), Err: err}
 }
 
 func isTimeout(err error) bool {
@@ -422,6 +454,11 @@ func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) *robotsRules {
 			if errors.As(err, &be) {
 				r := closedRobots(be.Error())
 				r.blocked = be
+				return r
+			}
+			if isNoHost(err) {
+				r := closedRobots(fmt.Sprintf("the host of %s does not exist", origin(u)))
+				r.noHost = err
 				return r
 			}
 			return closedRobots(fmt.Sprintf("robots.txt of %s could not be fetched (%v)", origin(u), err))

@@ -43,7 +43,6 @@ func testConfig() Config {
 		HopTimeout:   2 * time.Second,
 		TotalTimeout: 5 * time.Second,
 		Resolver:     testResolver{},
-		URLBudget:    10,
 	}
 }
 

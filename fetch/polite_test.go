@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -130,23 +131,28 @@ func TestGlobalConcurrency(t *testing.T) {
 	}
 }
 
-func TestURLBudget(t *testing.T) {
+// TestFetchAgainRequestsAgain: a Fetcher keeps no per-URL state. Fetching a page again
+// requests it again, however often (a check run keeps its own captures and decides when to
+// fetch again); only robots.txt is cached, per origin.
+func TestFetchAgainRequestsAgain(t *testing.T) {
 	s := newSite(t, nil)
-	s.mux.HandleFunc("/x", page("<p>x</p>"))
-	cfg := testConfig()
-	cfg.URLBudget = 2
-	f := New(cfg)
+	var hits atomic.Int32
+	s.mux.HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		page("<p>x</p>")(w, r)
+	})
+	f := New(testConfig())
 	u := "http://" + s.host("a.test") + "/x"
-	for i := range 3 {
-		_, err := f.Fetch(context.Background(), u)
-		if want := Kind(0); i == 2 {
-			want = KindBudget
-			if KindOf(err) != want {
-				t.Fatalf("fetch %d: %v, want %v", i+1, err, want)
-			}
-		} else if err != nil {
+	for i := range 6 {
+		if _, err := f.Fetch(context.Background(), u); err != nil {
 			t.Fatalf("fetch %d: %v", i+1, err)
 		}
+	}
+	if got := hits.Load(); got != 6 {
+		t.Errorf("%d requests for 6 fetches, want 6", got)
+	}
+	if got := s.robotsHits.Load(); got != 1 {
+		t.Errorf("%d robots.txt requests, want 1 (cached per origin)", got)
 	}
 }
 

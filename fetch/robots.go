@@ -29,7 +29,9 @@ type robotsRules struct {
 	closed string
 	// blocked is set when robots.txt could not be fetched because the address guard
 	// refused the origin's address.
-	blocked    *blockedError
+	blocked *blockedError
+	// noHost is set when the resolver answered that the origin's host does not exist.
+	noHost     error
 	rules      []robotsRule
 	wildcards  bool
 	data       *robotstxt.RobotsData
@@ -49,7 +51,7 @@ func closedRobots(reason string) *robotsRules { return &robotsRules{closed: reas
 // not parse are skipped and the rest still apply.
 func parseRobots(body []byte, token string) *robotsRules {
 	token = strings.ToLower(token)
-	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	body = trimBOM(body)
 	var (
 		mine, star         []robotsRule
 		mineDelay, starDel string
@@ -149,9 +151,26 @@ func compileRobots(rules []robotsRule, delay, token string) *robotsRules {
 	return r
 }
 
-// allowed reports whether the escaped path (with its query) may be fetched. "/robots.txt"
-// itself is always allowed.
+// trimBOM drops a UTF-8 byte-order mark at the start of a robots.txt, or any first part of
+// one (EF, EF BB), as Google's parser does: a file cut or mangled there keeps its rules.
+func trimBOM(b []byte) []byte {
+	const bom = "\xef\xbb\xbf"
+	for n := len(bom); n > 0; n-- {
+		if bytes.HasPrefix(b, []byte(bom[:n])) {
+			return b[n:]
+		}
+	}
+	return b
+}
+
+// allowed reports whether the escaped path (with its query) may be fetched. An empty path
+// is "/" (RFC 9309 §2.2.2 matches the path of the URL, and the path of http://host is "/"),
+// so http://host and http://host?x=1 are matched as /. "/robots.txt" itself is always
+// allowed.
 func (r *robotsRules) allowed(path string) bool {
+	if path == "" || path[0] != '/' {
+		path = "/" + path
+	}
 	if path == "/robots.txt" {
 		return true
 	}

@@ -104,6 +104,13 @@ func TestRobotsRules(t *testing.T) {
 		{"parse errors: an allow after a comment applies", broken, "evidence-ledger", "/private/open/x", true},
 		{"parse errors: a missing colon still applies", broken, "evidence-ledger", "/closed", false},
 		{"parse errors: other paths are open", broken, "evidence-ledger", "/public", true},
+		{"an empty path is /: Disallow: / with a wildcard rule beside it", "User-agent: *\nDisallow: /\nAllow: /*.css$\n", "x", "", false},
+		{"an empty path with a query is /?x=1", "User-agent: *\nDisallow: /\nAllow: /*.css$\n", "x", "?x=1", false},
+		{"an empty path is / without wildcards too", "User-agent: *\nDisallow: /\n", "x", "", false},
+		{"an empty path is allowed where / is", "User-agent: *\nDisallow: /private\nAllow: /*.css$\n", "x", "", true},
+		{"a whole byte-order mark is dropped", "\xef\xbb\xbfUser-agent: *\nDisallow: /\n", "x", "/a", false},
+		{"a partial byte-order mark (EF BB) is dropped", "\xef\xbbUser-agent: *\nDisallow: /\n", "x", "/a", false},
+		{"a partial byte-order mark (EF) is dropped", "\xefUser-agent: *\nDisallow: /\n", "x", "/a", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {

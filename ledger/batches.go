@@ -23,6 +23,9 @@ type Batch struct {
 	// Claims are the batch's claims, in the order of the research; filled by
 	// [Store.ImportResearch] and [Store.Batch], not by [Store.Batches].
 	Claims []ClaimView `json:"claims,omitempty"`
+	// Models sums the model calls of the latest checks of the batch's citations; filled by
+	// [Store.Batch] only.
+	Models *ModelTotals `json:"models,omitempty"`
 }
 
 // BatchCounts counts a batch's claims and citations. Every status (and strength, with "none"
@@ -73,6 +76,11 @@ func (s *Store) Batch(ctx context.Context, id string) (Batch, error) {
 	if b.Claims, err = loadClaims(ctx, tx, "c.batch = ?", id); err != nil {
 		return Batch{}, err
 	}
+	t, err := loadModelTotals(ctx, tx, id)
+	if err != nil {
+		return Batch{}, err
+	}
+	b.Models = &t
 	return b, nil
 }
 

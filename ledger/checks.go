@@ -25,9 +25,11 @@ func init() {
 }
 
 // CitationsToCheck returns the citations of a batch to check, in the order of the research
-// (claims, then citations within a claim): those never checked yet, or all of them when
-// recheck is true. A citation that a check left reported (a split verdict or a login wall,
-// whose seam is open) has been checked, so it is returned only on a recheck. Citations that
+// (claims, then citations within a claim): those never checked yet and those whose page
+// could not be read (unreachable: a timeout or a 5xx may pass, so a later check tries
+// again), or all of them when recheck is true. A citation that a check left reported (a
+// split verdict or a login wall, whose seam is open) has been checked and waits for a person,
+// so it is returned only on a recheck. Citations that
 // cannot be checked (no URL, no quote) are never recorded as checked, so they are always
 // returned; the checker halts them without a fetch.
 //
@@ -48,7 +50,7 @@ func (s *Store) CitationsToCheck(ctx context.Context, batch string, recheck bool
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.text, ct.id, ct.url, ct.quote
 		FROM citations ct JOIN claims c ON c.id = ct.claim
-		WHERE c.batch = ? AND (? OR ct.last_check IS NULL) ORDER BY c.position, ct.position`, batch, recheck)
+		WHERE c.batch = ? AND (? OR ct.last_check IS NULL OR ct.status = 'unreachable') ORDER BY c.position, ct.position`, batch, recheck)
 	if err != nil {
 		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
 	}
@@ -265,6 +267,9 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, excerpt = ?, last_check = ? WHERE id = ?",
 		ch.Status, ch.Note, ch.Excerpt, ev.Seq, ch.Citation); err != nil {
 		return fmt.Errorf("citation %s: %w", ch.Citation, err)
+	}
+	if err := projectSupport(tx, ev.Seq, ch); err != nil {
+		return err
 	}
 	return recomputeClaim(tx, ch.Claim)
 }

@@ -244,12 +244,23 @@ func TestCitationsToCheck(t *testing.T) {
 		t.Errorf("target %+v", got[0])
 	}
 	recordFoundAndSplit(t, s, b.Claims[0])
+	unreachable := evidence.Checked{
+		Citation: b.Claims[2].Citations[0].ID, Claim: b.Claims[2].ID, Status: evidence.StatusUnreachable, Note: "the page cannot be read: the server answered 503",
+		Verdicts: []evidence.CheckVerdict{
+			{VerifierResult: evidence.VerifierResult{Verifier: "dom", Verdict: evidence.VerdictUnreachable, AccuracyEstimate: 80, Reasoning: "503"}},
+			{VerifierResult: evidence.VerifierResult{Verifier: "tokens", Verdict: evidence.VerdictUnreachable, AccuracyEstimate: 80, Reasoning: "503"}},
+		},
+		Adjudication: evidence.Adjudication{Agree: true, Decision: evidence.VerdictUnreachable, ResidualRisk: "Nothing could be read."},
+	}
+	if err := s.RecordCheck(ctx, "system", unreachable, nil, nil); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		desc    string
 		recheck bool
 		want    string
 	}{
-		{"checked and split citations are done; the one without a URL stays", false, " https://c.example/3"},
+		{"checked and split citations are done; the one without a URL and the unreachable one stay", false, " https://c.example/3"},
 		{"a recheck takes every citation", true, all},
 	}
 	for _, tt := range tests {

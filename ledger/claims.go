@@ -52,6 +52,11 @@ type CitationView struct {
 	Document     *DocumentView     `json:"document"`
 	Verdicts     []VerdictView     `json:"verdicts"`
 	Adjudication *AdjudicationView `json:"adjudication"`
+	// Consistency holds what the latest check found wrong between the claim and the found
+	// quote (evidence.CompareClaim); empty when nothing.
+	Consistency []evidence.Mismatch `json:"consistency"`
+	// Support is the model tier's judgement of the latest check; null when the tier was off.
+	Support *SupportView `json:"support"`
 }
 
 // DocumentView is the page stored with a citation's latest check.
@@ -141,7 +146,7 @@ func (s *Store) Claim(ctx context.Context, id string) (ClaimView, error) {
 }
 
 // FindClaims returns every claim whose text equals text once both are normalized
-// ([NormalizeText]), oldest first, with their citations, strength and open seams. None is
+// ([evidence.NormalizeText]), oldest first, with their citations, strength and open seams. None is
 // not an error.
 func (s *Store) FindClaims(ctx context.Context, text string) ([]ClaimView, error) {
 	tx, err := s.readTx(ctx)
@@ -149,14 +154,14 @@ func (s *Store) FindClaims(ctx context.Context, text string) ([]ClaimView, error
 		return nil, fmt.Errorf("find claims: %w", err)
 	}
 	defer tx.Rollback()
-	return loadClaims(ctx, tx, "c.norm = ?", NormalizeText(text))
+	return loadClaims(ctx, tx, "c.norm = ?", evidence.NormalizeText(text))
 }
 
 // FindCitations returns every citation with this URL (exactly, after trimming white space)
-// whose quote equals quote once both are normalized ([NormalizeText]), oldest first, each
+// whose quote equals quote once both are normalized ([evidence.NormalizeText]), oldest first, each
 // with its status, the strength of its claim and its open seams. None is not an error.
 func (s *Store) FindCitations(ctx context.Context, url, quote string) ([]CitationView, error) {
-	url, q := strings.TrimSpace(url), NormalizeText(quote)
+	url, q := strings.TrimSpace(url), evidence.NormalizeText(quote)
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("find citations: %w", err)
@@ -169,7 +174,7 @@ func (s *Store) FindCitations(ctx context.Context, url, quote string) ([]Citatio
 	var out []CitationView
 	for _, c := range cs {
 		for _, ct := range c.Citations {
-			if ct.URL == url && NormalizeText(ct.Quote) == q {
+			if ct.URL == url && evidence.NormalizeText(ct.Quote) == q {
 				out = append(out, ct)
 			}
 		}
@@ -254,6 +259,9 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 	}
 	if err := loadCheckDetails(ctx, tx, cits); err != nil {
 		return nil, fmt.Errorf("read checks: %w", err)
+	}
+	if err := loadSupportDetails(ctx, tx, cits); err != nil {
+		return nil, fmt.Errorf("read support judgements: %w", err)
 	}
 	return claims, nil
 }

@@ -3,14 +3,16 @@ package ledger
 import (
 	"context"
 	"fmt"
+
+	"evidenceledger/evidence"
 )
 
 // FindClaimsQuoting returns every claim with a citation whose quote equals quote once both are
-// normalized ([NormalizeText]), whatever the citation's URL, oldest first, each with all its
+// normalized ([evidence.NormalizeText]), whatever the citation's URL, oldest first, each with all its
 // citations, strength and open seams. It reads in one snapshot. An empty quote selects
 // nothing; none is not an error. The memory-write gate compares the URLs itself.
 func (s *Store) FindClaimsQuoting(ctx context.Context, quote string) ([]ClaimView, error) {
-	q := NormalizeText(quote)
+	q := evidence.NormalizeText(quote)
 	if q == "" {
 		return []ClaimView{}, nil
 	}

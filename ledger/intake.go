@@ -12,8 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"evidenceledger/evidence"
 )
 
@@ -81,13 +79,6 @@ func validID(prefix, id string) bool {
 	return ok && isHex(rest, 16)
 }
 
-// NormalizeText is the form in which claim texts and quotes are compared by [Store.FindClaims]
-// and [Store.FindCitations]: Unicode compatibility forms folded (NFKC), lowercased, runs of
-// white space made one space, and trimmed.
-func NormalizeText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(norm.NFKC.String(s))), " ")
-}
-
 // ImportResearch records research as one batch.imported event: the paste is stored as a
 // blob and named by its SHA-256, and every claim and citation gets a new id (b_, c_, ct_ and
 // 16 hex characters from crypto/rand). Claims and citations enter as reported; a citation's
@@ -133,7 +124,7 @@ func draftBatch(paste []byte, research evidence.Research) (batchImported, error)
 	}
 	sum := sha256.Sum256(paste)
 	p := batchImported{Batch: newID("b_"), Format: FormatText, Paste: hex.EncodeToString(sum[:]), Claims: make([]importedClaim, len(research.Claims))}
-	if t := strings.TrimSpace(string(paste)); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+	if evidence.IsJSON(string(paste)) {
 		p.Format = FormatJSON
 	}
 	for i, c := range research.Claims {
@@ -209,7 +200,7 @@ func projectBatchImported(tx *sql.Tx, ev *Event) error {
 		if !validID("c_", c.ID) {
 			return fmt.Errorf("claim id %q: want c_ and 16 hex characters: %w", c.ID, ErrInvalid)
 		}
-		if _, err := insClaim.Exec(c.ID, p.Batch, i, c.Text, NormalizeText(c.Text), jsonList(c.Notes)); err != nil {
+		if _, err := insClaim.Exec(c.ID, p.Batch, i, c.Text, evidence.NormalizeText(c.Text), jsonList(c.Notes)); err != nil {
 			return fmt.Errorf("claim %s: %w", c.ID, err)
 		}
 		for j, ct := range c.Citations {
@@ -227,7 +218,7 @@ func projectBatchImported(tx *sql.Tx, ev *Event) error {
 			if len(ct.Notes) > 0 {
 				note = ct.Notes[0]
 			}
-			if _, err := insCit.Exec(ct.ID, c.ID, j, ct.URL, ct.Quote, NormalizeText(ct.Quote), source, jsonList(ct.Notes), note); err != nil {
+			if _, err := insCit.Exec(ct.ID, c.ID, j, ct.URL, ct.Quote, evidence.NormalizeText(ct.Quote), source, jsonList(ct.Notes), note); err != nil {
 				return fmt.Errorf("citation %s: %w", ct.ID, err)
 			}
 		}

@@ -28,7 +28,8 @@ const (
 
 // SeamRequest is a seam to open. Its shape depends on its kind:
 //
-//   - contradiction: two or more claims (and optionally citations of those claims);
+//   - contradiction: two or more claims (and optionally citations of those claims), or one
+//     claim and one of its citations: the claim against that citation's page;
 //   - absence: exactly one claim, no citation;
 //   - manual, disagreement: exactly one citation; Claims is empty or holds only that
 //     citation's claim (the seam is about both either way).
@@ -92,8 +93,10 @@ func checkSeamShape(p seamOpened) error {
 	}
 	switch p.Kind {
 	case evidence.SeamContradiction:
-		if len(p.Claims) < 2 {
-			return fmt.Errorf("a contradiction is between two or more claims; %d given: %w", len(p.Claims), ErrInvalid)
+		// Between claims, or between one claim and the page one of its citations cites (the
+		// checker's consistency check and model tier open these).
+		if len(p.Claims) < 2 && (len(p.Claims) != 1 || len(p.Citations) != 1) {
+			return fmt.Errorf("a contradiction is between two or more claims, or between one claim and the page of one of its citations; %d claims and %d citations given: %w", len(p.Claims), len(p.Citations), ErrInvalid)
 		}
 	case evidence.SeamAbsence:
 		if len(p.Claims) != 1 || len(p.Citations) != 0 {
@@ -281,6 +284,11 @@ func projectSeamResolved(tx *sql.Tx, ev *Event) error {
 	note := fmt.Sprintf("decided by %s (seam %s): %s", ev.Actor, p.Seam, p.Reason)
 	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ? WHERE id = ?", p.Decision, note, citation); err != nil {
 		return fmt.Errorf("citation %s: %w", citation, err)
+	}
+	if p.Decision == string(evidence.StatusFound) {
+		if err := acceptSupportEvidence(tx, citation); err != nil {
+			return err
+		}
 	}
 	return recomputeClaim(tx, claim)
 }

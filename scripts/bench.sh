@@ -12,4 +12,5 @@ out="${1:-bench.out}"
   go test ./fetch    -run '^$' -bench . -benchtime 5x -benchmem
   go test ./verify   -run '^$' -bench 'Match' -benchmem
   go test ./verify   -run '^$' -bench 'Check1000Citations' -benchtime 2x -benchmem
+  go test ./verify   -run '^$' -bench 'ModelTier' -benchtime 10x
 } 2>&1 | tee "$out"

@@ -25,6 +25,8 @@ type Checker struct {
 	// third builds a new verifier, with a new Fetcher, for each escalation, so that it
 	// fetches afresh.
 	third func() Verifier
+	// models is the model tier (model_check.go); nil when it is off.
+	models *Models
 }
 
 // NewChecker returns a Checker whose verifiers fetch with cfg: [NameDOM] and [NameTokens]
@@ -48,7 +50,7 @@ type Outcome struct {
 	// Checked is the citation.checked payload (when not Halted).
 	Checked evidence.Checked
 	// Body is the raw body of Checked.Document, to be stored by its SHA-256; nil when
-	// there is no document.
+	// there is no document, and nil in the outcomes RunBatch returns (it was recorded).
 	Body []byte
 	// Seam is the seam to open in the same transaction, or nil.
 	Seam *evidence.SeamOpened
@@ -62,6 +64,70 @@ var decisionStatus = map[evidence.Verdict]evidence.Status{
 	evidence.VerdictContradicted: evidence.StatusNotFound,
 }
 
+// Check checks one citation in a run of its own: it is c.NewRun().Check(ctx, t).
+func (c *Checker) Check(ctx context.Context, t evidence.CheckTarget) (Outcome, error) {
+	return c.NewRun().Check(ctx, t)
+}
+
+// Run is one check run (a job, one ledger check, one gate check). It owns the captures of
+// the run: within it each of the two verifiers fetches a URL once and reuses its own
+// [Capture] for every citation of that URL, the text folded once and shared by every quote.
+// The two verifiers never share a capture, and the third verifier of an escalation fetches
+// afresh. Nothing of a run outlives it: a new run fetches every page again. It is safe for
+// concurrent use.
+//
+// A run keeps a URL's captures until [Run.Release] drops them; [RunBatch] and [Jobs] check
+// the citations of one URL together and release it after the last, so a run holds only the
+// pages in use.
+type Run struct {
+	c  *Checker
+	mu sync.Mutex
+	// pages holds, by URL, the captures of the first and second verifier.
+	pages map[string]*[2]runCapture
+}
+
+// runCapture is one verifier's capture of one URL, made once.
+type runCapture struct {
+	once sync.Once
+	c    *Capture
+}
+
+// capturer is a Verifier whose reading of a page a Run can keep for every citation of it.
+// *QuoteVerifier is one; a verifier that is not is asked with Verify for each citation.
+type capturer interface {
+	Capture(ctx context.Context, url string) *Capture
+	Judge(t evidence.CheckTarget, c *Capture) Report
+}
+
+// NewRun starts a check run with the Checker's verifiers.
+func (c *Checker) NewRun() *Run { return &Run{c: c, pages: map[string]*[2]runCapture{}} }
+
+// Release drops the run's captures of url; a later citation of it is fetched again.
+func (r *Run) Release(url string) {
+	r.mu.Lock()
+	delete(r.pages, url)
+	r.mu.Unlock()
+}
+
+// verify asks verifier i (0 or 1) about t, through the run's capture of t.URL when the
+// verifier can use one.
+func (r *Run) verify(ctx context.Context, i int, v Verifier, t evidence.CheckTarget) Report {
+	cv, ok := v.(capturer)
+	if !ok {
+		return v.Verify(ctx, t)
+	}
+	r.mu.Lock()
+	p := r.pages[t.URL]
+	if p == nil {
+		p = new([2]runCapture)
+		r.pages[t.URL] = p
+	}
+	r.mu.Unlock()
+	rc := &p[i]
+	rc.once.Do(func() { rc.c = cv.Capture(ctx, t.URL) })
+	return cv.Judge(t, rc.c)
+}
+
 // Check checks one citation. It returns an error only when ctx ends before the check is
 // complete; then nothing of the check may be recorded, and checking again starts afresh.
 //
@@ -70,24 +136,27 @@ var decisionStatus = map[evidence.Verdict]evidence.Status{
 //   - A login-walled host: no verdicts; status stays reported and a manual seam opens.
 //   - Otherwise the two verifiers run at once and the adjudicator weighs them, escalating
 //     to a third verifier when they split or one is off its schema. A decision sets the
-//     status (supported: found_at_source; not_found; unreachable; contradicted: not_found
-//     and a contradiction seam). A split leaves the status reported and opens a
-//     disagreement seam showing every verdict.
+//     status (supported: found_at_source; not_found, which includes a page that does not
+//     exist; unreachable; contradicted: not_found and a contradiction seam). A split leaves
+//     the status reported and opens a disagreement seam showing every verdict.
 //
 // The stored document is the page of the first verifier, in the order dom, tokens, third,
 // whose verdict decided; when nothing decided, the first page any verifier fetched. Each
 // verdict records the SHA-256 of the body its verifier read.
-func (c *Checker) Check(ctx context.Context, t evidence.CheckTarget) (Outcome, error) {
+func (r *Run) Check(ctx context.Context, t evidence.CheckTarget) (Outcome, error) {
+	c := r.c
 	if note := evidence.CitationNote(t.URL, t.Quote); note != "" {
 		return Outcome{Target: t, Halted: true, Note: note}, nil
 	}
 	reports := make([]Report, 2)
 	var wg sync.WaitGroup
 	for i, v := range []Verifier{c.first, c.second} {
-		wg.Go(func() { reports[i] = v.Verify(ctx, t) })
+		wg.Go(func() { reports[i] = r.verify(ctx, i, v, t) })
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
+		// A capture made while ctx ended holds that failure: drop it.
+		r.Release(t.URL)
 		return Outcome{}, fmt.Errorf("check of citation %s interrupted: %w", t.CitationID, err)
 	}
 	if reports[0].LoginWall || reports[1].LoginWall {
@@ -101,7 +170,11 @@ func (c *Checker) Check(ctx context.Context, t evidence.CheckTarget) (Outcome, e
 		}
 		ruling = Adjudicate(t, results(reports))
 	}
-	return outcome(t, reports, ruling), nil
+	out := c.review(ctx, t, reports, outcome(t, reports, ruling))
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, fmt.Errorf("check of citation %s interrupted: %w", t.CitationID, err)
+	}
+	return out, nil
 }
 
 func results(reports []Report) []evidence.VerifierResult {

@@ -56,14 +56,14 @@ func TestCheckScenarios(t *testing.T) {
 			status: evidence.StatusNotFound, verdicts: []evidence.Verdict{"not_found", "not_found"}, wantRequests: -1,
 		},
 		{
-			desc: "fabricated URL, 404: both unreachable",
+			desc: "fabricated URL, 404: not_found, the cited page does not exist",
 			host: "a.test", path: "/made-up-article-2025", quote: "the registry counted 4,812 companies",
-			status: evidence.StatusUnreachable, verdicts: []evidence.Verdict{"unreachable", "unreachable"}, wantRequests: -1,
+			status: evidence.StatusNotFound, verdicts: []evidence.Verdict{"not_found", "not_found"}, wantRequests: -1,
 		},
 		{
-			desc:   "fabricated host that does not resolve: both unreachable",
+			desc:   "fabricated host that does not resolve: not_found, the cited page does not exist",
 			rawURL: "http://fabricated-news.example/2025/story", quote: "the registry counted 4,812 companies",
-			status: evidence.StatusUnreachable, verdicts: []evidence.Verdict{"unreachable", "unreachable"}, wantRequests: -1,
+			status: evidence.StatusNotFound, verdicts: []evidence.Verdict{"not_found", "not_found"}, wantRequests: -1,
 		},
 		{
 			desc: "page drawn by scripts: unreachable, not not_found",
@@ -97,6 +97,18 @@ func TestCheckScenarios(t *testing.T) {
 		{
 			desc: "quote shorter than 12 characters: halts, no request",
 			host: "short.test", path: "/report", quote: "4,812 firms", halted: true, wantRequests: 0,
+		},
+		{
+			desc: "a quote of twelve dots: nothing to look for, no request",
+			host: "dots.test", path: "/report", quote: "............", halted: true, wantRequests: 0,
+		},
+		{
+			desc: "ellipsis parts too short to look for: no request",
+			host: "parts.test", path: "/report", quote: "n 2025 ... 4,812", halted: true, wantRequests: 0,
+		},
+		{
+			desc: "more ellipsis parts than the cap: no request",
+			host: "cap.test", path: "/report", quote: strings.Repeat("the registry counted companies … ", 9), halted: true, wantRequests: 0,
 		},
 	}
 	for _, tc := range tests {

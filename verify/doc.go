@@ -2,26 +2,41 @@
 //
 // # Matching
 //
-// [MatchQuote] looks for a quote in the visible text of a page, folding both in [Tier]s
-// (exact, whitespace, invisible characters, Unicode compatibility forms, typographic
-// punctuation, case) and recording the tier needed; an ellipsis splits a quote into parts that must appear
-// in order, close together. A found quote is reported with the page's own words around it;
-// one not found gets a [Hint] at most, never a match. docs/matching.md gives the rules.
+// [MatchQuote] ([PageText.Match], to match many quotes against one page folded once) looks
+// for a quote in the visible text of a page, folding both in [Tier]s (exact, whitespace,
+// invisible characters, Unicode compatibility forms that keep their letters and digits,
+// typographic punctuation, case) and recording the tier needed. A match starts and ends at
+// word boundaries; an ellipsis splits a quote into parts that must appear in order, within
+// one passage, without leaving out a negation. A found quote is reported with the page's own
+// words around it; one not found gets a [Hint] at most, never a match. docs/matching.md
+// gives the rules.
 //
 // # Verifiers and adjudication
 //
 // A [Verifier] checks one citation and returns a [Report] whose verdict is supported,
 // contradicted, not_found or unreachable. [NewDOMVerifier] and [NewTokensVerifier] fetch the
-// page themselves, each with its own fetcher and text extractor. [Checker.Check] ([NewChecker])
-// runs both on a citation, lets [Adjudicate] compare their verdicts (it never fetches), asks a
+// page themselves, each with its own fetcher and text extractor. [Run.Check]
+// ([Checker.NewRun]) runs both on a citation, each judging its own [Capture] of the page,
+// kept by the run for every citation of that URL, lets [Adjudicate] compare their verdicts (it never fetches), asks a
 // third verifier to fetch afresh when they split or one is off its schema, and opens a
 // disagreement seam when they still split. Every [Outcome] carries a residual-risk statement
 // ([ResidualRisk]): a match proves the words are on the page, nothing more.
 //
+// # Beyond the quote: consistency and the model tiers
+//
+// After the quote check, every found quote goes through evidence.CompareClaim (the claim's
+// figures, negations and hedges against the page's words; a mismatch opens a contradiction
+// seam). With [Checker.WithModels] ([NewModels], off by default), two cheap model verifiers,
+// isolated by construction, judge whether the stored page supports the claim, citing page
+// sentences the program then finds on the page itself; on a split a third judges a fresh
+// capture and an adjudicator that sees only the verdicts compares. The support judgement
+// is recorded beside the quote status, never instead of it. docs/models.md describes it.
+//
 // # Check jobs
 //
-// [RunBatch] checks a batch's citations with a number of workers and records each check as
-// it completes through a [CheckStore] (the ledger); [Jobs] runs such checks in the background
+// [RunBatch] checks a batch's citations in one [Run] with a number of workers, the
+// citations of one URL together, and records each check as it completes through a
+// [CheckStore] (the ledger); [Jobs] runs such checks in the background
 // for the HTTP API and reports their progress ([JobStatus]).
 //
 // # The memory-write gate

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -40,7 +39,7 @@ type LedgerCitation struct {
 // with all its citations; none is not an error. Any error makes the gate block.
 type GateLedger interface {
 	// ClaimsWithText returns the claims whose text equals text once both are normalized
-	// ([NormalizeText]).
+	// ([evidence.NormalizeText]).
 	ClaimsWithText(ctx context.Context, text string) ([]LedgerClaim, error)
 	// ClaimsQuoting returns the claims with a citation whose normalized quote equals quote's.
 	ClaimsQuoting(ctx context.Context, quote string) ([]LedgerClaim, error)
@@ -53,13 +52,6 @@ type GateImporter interface {
 	// ImportClaims records claims as one batch of their own, as actor, exactly as a batch of
 	// research is recorded, and returns the batch id.
 	ImportClaims(ctx context.Context, actor string, claims []evidence.Claim) (string, error)
-}
-
-// NormalizeText is how the gate compares claim texts and quotes, the same form as the
-// ledger's lookups: Unicode compatibility forms folded (NFKC), lowercased, runs of white
-// space made one space, trimmed.
-func NormalizeText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(norm.NFKC.String(s))), " ")
 }
 
 // ErrGate is wrapped by every error of the gate's input: a hook input or a minimum strength
@@ -172,18 +164,6 @@ func ParseMinStrength(s string) (evidence.Strength, error) {
 	return "", fmt.Errorf("%w: minimum strength %q: want low, medium or high", ErrGate, s)
 }
 
-func strengthRank(s evidence.Strength) int {
-	switch s {
-	case evidence.StrengthLow:
-		return 1
-	case evidence.StrengthMedium:
-		return 2
-	case evidence.StrengthHigh:
-		return 3
-	}
-	return 0
-}
-
 // Gate decides whether text may be written to persistent memory (docs/gate.md). It sorts
 // every statement of text with [evidence.TriageText]: only factual claims are gated; the
 // rest is listed in NotGated with the rule that let it pass. A factual claim is allowed only
@@ -191,7 +171,7 @@ func strengthRank(s evidence.Strength) int {
 // its citations), has no citation that is not_found, and has at least strength opt.Min.
 //
 // A ledger claim matches when the normalized texts are equal, or when one of the claim's
-// citations has the same URL (after [NormalizeURL]) and the same normalized quote as one of
+// citations has the same URL (after [evidence.NormalizeURL]) and the same normalized quote as one of
 // its citations and every word of the claim is a word of the ledger claim's text or found
 // quotes; either way, every URL the claim cites must be a found citation of that ledger claim
 // without an open seam (and with the same quote, when the claim gives one). A claim with no
@@ -330,7 +310,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		if strings.TrimSpace(ct.URL) != "" {
 			hasURL = true
 		}
-		if strings.TrimSpace(ct.URL) == "" || NormalizeText(ct.Quote) == "" {
+		if strings.TrimSpace(ct.URL) == "" || evidence.NormalizeText(ct.Quote) == "" {
 			continue
 		}
 		byQuote, err := l.ClaimsQuoting(ctx, ct.Quote)
@@ -348,7 +328,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		problems := judge(&gc, lc, c, min)
 		if len(problems) == 0 {
 			gc.Matched = append(gc.Matched, lc.ID)
-			if strengthRank(lc.Strength) > strengthRank(gc.Strength) {
+			if lc.Strength.Rank() > gc.Strength.Rank() {
 				gc.Strength = lc.Strength
 			}
 			continue
@@ -421,7 +401,7 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 			gc.step(stepNotFound)
 		}
 	}
-	if strengthRank(lc.Strength) < strengthRank(min) {
+	if lc.Strength.Rank() < min.Rank() {
 		st := string(lc.Strength)
 		if st == "" {
 			st = "none"
@@ -429,7 +409,7 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 		problems = append(problems, fmt.Sprintf("its strength is %s, below the minimum %s", st, min))
 		gc.step(fmt.Sprintf("cite a primary source for it (the gate requires strength %s), or ask an operator to classify its sources", min))
 	}
-	if NormalizeText(lc.Text) != NormalizeText(c.Text) {
+	if evidence.NormalizeText(lc.Text) != evidence.NormalizeText(c.Text) {
 		if extra := unfoundWords(lc, c); len(extra) > 0 {
 			problems = append(problems, fmt.Sprintf("the text's claim says words the ledger claim and its found quotes do not hold: %s", strings.Join(extra, ", ")))
 			gc.step(stepWords)
@@ -438,7 +418,7 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 	for _, ct := range c.Citations {
 		if strings.TrimSpace(ct.URL) != "" && !citedBy(lc, ct, true) {
 			what := ct.URL
-			if NormalizeText(ct.Quote) != "" {
+			if evidence.NormalizeText(ct.Quote) != "" {
 				what = fmt.Sprintf("%s with the quote %q", ct.URL, ct.Quote)
 			}
 			problems = append(problems, fmt.Sprintf("the text cites %s, which this claim has not found at its source", what))
@@ -504,9 +484,9 @@ var fieldWords = map[string]bool{
 // has a quote, the same normalized quote. With found, that citation must also be
 // found_at_source with no open seam.
 func citedBy(lc LedgerClaim, ct evidence.Citation, found bool) bool {
-	u, q := NormalizeURL(ct.URL), NormalizeText(ct.Quote)
+	u, q := evidence.NormalizeURL(ct.URL), evidence.NormalizeText(ct.Quote)
 	for _, lct := range lc.Citations {
-		if NormalizeURL(lct.URL) != u || (q != "" && NormalizeText(lct.Quote) != q) {
+		if evidence.NormalizeURL(lct.URL) != u || (q != "" && evidence.NormalizeText(lct.Quote) != q) {
 			continue
 		}
 		if !found || (lct.Status == evidence.StatusFound && len(lct.OpenSeams) == 0) {
@@ -514,33 +494,6 @@ func citedBy(lc LedgerClaim, ct evidence.Citation, found bool) bool {
 		}
 	}
 	return false
-}
-
-// NormalizeURL is the form in which the gate compares URLs: white space trimmed; for an
-// http(s) URL the scheme and host lowercased, a default port and the fragment dropped, and
-// an empty path made "/". Other URLs are compared as written.
-func NormalizeURL(raw string) string {
-	raw = strings.TrimSpace(raw)
-	u, err := url.Parse(raw)
-	if err != nil || !evidence.IsHTTP(raw) {
-		return raw
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	u.Host, u.Fragment, u.RawFragment = host, "", ""
-	if u.Path == "" && u.RawPath == "" {
-		u.Path = "/"
-	}
-	return u.String()
 }
 
 // gateRisk is the residual-risk statement of a decision.

@@ -259,18 +259,7 @@ func TestMemoryFiles(t *testing.T) {
 	}
 }
 
-func TestNormalizeURLAndStrength(t *testing.T) {
-	for in, want := range map[string]string{
-		" HTTPS://Acme.Example:443/About?q=1#top ": "https://acme.example/About?q=1",
-		"http://acme.example":                      "http://acme.example/",
-		"http://acme.example:8080/a":               "http://acme.example:8080/a",
-		"http://[::1]:80/a":                        "http://[::1]/a",
-		"www.acme.example/a":                       "www.acme.example/a",
-	} {
-		if got := NormalizeURL(in); got != want {
-			t.Errorf("NormalizeURL(%q) = %q; want %q", in, got, want)
-		}
-	}
+func TestParseMinStrength(t *testing.T) {
 	for in, want := range map[string]evidence.Strength{"": "", "LOW": "low", " medium ": "medium", "high": "high"} {
 		if got, err := ParseMinStrength(in); err != nil || got != want {
 			t.Errorf("ParseMinStrength(%q) = %q, %v", in, got, err)

@@ -30,10 +30,16 @@ var ErrNoBatch = evidence.ErrNoBatch
 // DefaultWorkers is how many citations a batch check works on at once.
 const DefaultWorkers = 4
 
-// RunBatch checks the citations of a batch that CitationsToCheck returns, workers at a time
-// (DefaultWorkers when workers < 1), and records each check as it completes: the fetches
-// happen first, then one short RecordCheck per citation, so no write is held open while
-// fetching. progress, when not nil, is called with the number done after each citation.
+// RunBatch checks the citations of a batch that CitationsToCheck returns in one [Run],
+// workers at a time (DefaultWorkers when workers < 1), and records each check as it
+// completes: the fetches happen first, then one short RecordCheck per citation, so no write
+// is held open while fetching. progress, when not nil, is called with the number done after
+// each citation.
+//
+// The citations of one URL are checked together, by one worker, against the run's one
+// capture of the page per verifier; after the last of them the capture is released. So each
+// verifier requests a page once per run however often it is cited, and the run holds at most
+// one page per worker and verifier. An outcome keeps what was recorded, not the page body.
 //
 // It returns the outcome of each citation in the order the store gave them (halted ones
 // included, not recorded). When ctx ends, checks in flight are dropped unrecorded and
@@ -51,36 +57,33 @@ func runTargets(ctx context.Context, store CheckStore, checker *Checker, actor s
 	if workers < 1 {
 		workers = DefaultWorkers
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(checker.beginRun(ctx))
 	defer cancel(nil)
+	run := checker.NewRun()
+	groups := byURL(targets)
 	outs := make([]Outcome, len(targets))
 	completed := make([]bool, len(targets))
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for range min(workers, len(targets)) {
+	for range min(workers, len(groups)) {
 		wg.Go(func() {
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(targets) || ctx.Err() != nil {
+				g := int(next.Add(1) - 1)
+				if g >= len(groups) || ctx.Err() != nil {
 					return
 				}
-				out, err := checker.Check(ctx, targets[i])
-				if err != nil {
-					return
-				}
-				if !out.Halted {
-					if err := store.RecordCheck(ctx, actor, out.Checked, out.Body, out.Seam); err != nil {
-						cancel(fmt.Errorf("record the check of citation %s: %w", targets[i].CitationID, err))
-						return
+				ok := checkGroup(ctx, cancel, store, run, actor, targets, groups[g], func(i int, out Outcome) {
+					mu.Lock()
+					outs[i], completed[i] = out, true
+					mu.Unlock()
+					if n := int(done.Add(1)); progress != nil {
+						progress(n, len(targets))
 					}
-				}
-				mu.Lock()
-				outs[i], completed[i] = out, true
-				mu.Unlock()
-				n := int(done.Add(1))
-				if progress != nil {
-					progress(n, len(targets))
+				})
+				run.Release(targets[groups[g][0]].URL)
+				if !ok {
+					return
 				}
 			}
 		})
@@ -96,6 +99,47 @@ func runTargets(ctx context.Context, store CheckStore, checker *Checker, actor s
 		return kept, fmt.Errorf("batch check stopped after %d of %d citations; run it again to check the rest: %w", len(kept), len(targets), err)
 	}
 	return outs, nil
+}
+
+// checkGroup checks and records the citations targets[i] for i in group, all of one URL, in
+// run; it reports each outcome to done, without its body. It returns false when the run must
+// stop (ctx ended, or a record failed and cancel was called).
+func checkGroup(ctx context.Context, cancel context.CancelCauseFunc, store CheckStore, run *Run, actor string, targets []evidence.CheckTarget, group []int, done func(int, Outcome)) bool {
+	for _, i := range group {
+		if ctx.Err() != nil {
+			return false
+		}
+		out, err := run.Check(ctx, targets[i])
+		if err != nil {
+			return false
+		}
+		if !out.Halted {
+			if err := store.RecordCheck(ctx, actor, out.Checked, out.Body, out.Seam); err != nil {
+				cancel(fmt.Errorf("record the check of citation %s: %w", targets[i].CitationID, err))
+				return false
+			}
+		}
+		out.Body = nil // recorded: the run keeps only what it recorded
+		done(i, out)
+	}
+	return true
+}
+
+// byURL groups the indices of targets by URL, groups in the order their URL first appears
+// and indices in order within a group.
+func byURL(targets []evidence.CheckTarget) [][]int {
+	at := map[string]int{}
+	var groups [][]int
+	for i, t := range targets {
+		g, ok := at[t.URL]
+		if !ok {
+			g = len(groups)
+			at[t.URL] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
 }
 
 // JobState is where a check job stands.

@@ -42,7 +42,6 @@ func testFetchConfig() fetch.Config {
 		MinDelay:     -1,
 		HopTimeout:   2 * time.Second,
 		TotalTimeout: 5 * time.Second,
-		URLBudget:    10,
 		LoginWalled:  []string{"walled.test"},
 	}
 }

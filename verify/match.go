@@ -1,31 +1,38 @@
 package verify
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"evidenceledger/evidence"
 )
 
-// MinQuoteRunes is the shortest quote that is checked: the quote's own characters, counted
-// in runes after trimming whitespace and leaving out ellipsis markers.
-const MinQuoteRunes = 12
-
-// MaxEllipsisGap is how far apart, at most, two parts of a quote split by an ellipsis may
-// be: the page text between them holds at most this many runes after folding (about a
-// paragraph).
+// MaxEllipsisGap bounds how far apart the parts of a quote split by ellipses may lie: the
+// page text an ellipsis leaves out, summed over all the ellipses of the quote, holds at most
+// this many runes after folding (about a paragraph). So the parts lie within one passage;
+// they are never chained across a page.
 const MaxEllipsisGap = 600
+
+// maxNegationSkips is how many placements of a quote whose omitted text holds a negation are
+// passed over before the search stops with the quote not found; it keeps the cost of an
+// adversarial page linear.
+const maxNegationSkips = 64
 
 // ContextRunes is about how many runes of page text an excerpt keeps on each side of the
 // match; the cut moves inwards to a word boundary.
 const ContextRunes = 120
 
-// ErrQuoteTooShort is returned for a quote with fewer than [MinQuoteRunes] runes of its own.
-// Such a quote is never looked for: there is no quote to check.
-var ErrQuoteTooShort = errors.New("quote too short")
+// ErrQuoteTooShort is wrapped by the error of a quote, or a part of one between ellipses,
+// that is too short to look for (see evidence.QuoteParts). It is evidence.ErrNoQuote.
+var ErrQuoteTooShort = evidence.ErrNoQuote
+
+// ErrTooManyParts is wrapped by the error of a quote with more than evidence.MaxQuoteParts
+// parts between ellipses. It is evidence.ErrTooManyParts.
+var ErrTooManyParts = evidence.ErrTooManyParts
 
 // Tier is the folding that was needed to find a quote. Each tier folds everything the tiers
 // below it fold, and more; a match records the lowest tier at which the quote was found.
@@ -85,79 +92,103 @@ type Match struct {
 	ExcerptSpan Span
 	// Highlight holds the Spans as byte offsets into Excerpt.
 	Highlight []Span
+	// Negation is, when not Found, the negation that every placement of the parts found
+	// would leave out between them (see evidence.Negation): the quote drops it, so it says
+	// something the page does not. Empty otherwise.
+	Negation string
 	// Hint is, when not Found, the passage of the page most similar to the quote, for an
 	// operator to look at; nil when nothing is similar enough. It is never a match.
 	Hint *Hint
 }
 
-// MatchQuote looks for quote in pageText, the visible text of a page.
-//
-// The quote is trimmed and split at ellipses (…, ..., [...], […], (...), (…)); the parts must
-// appear in the page in order, without overlap, each within [MaxEllipsisGap] runes of the one
-// before. Both texts are folded tier by tier, from [TierExact] to [TierCase], and the first
-// tier at which all parts are found is recorded. The search is linear in the size of the page.
-//
-// A quote with fewer than [MinQuoteRunes] runes of its own returns an error wrapping
-// [ErrQuoteTooShort]. A page text of 2 GiB or more returns an error. A quote that is not found
-// is not an error: the Match has Found false and maybe a [Hint].
+// MatchQuote looks for quote in pageText, the visible text of a page. It is
+// NewPageText(pageText).Match(quote); to match several quotes against one page, make the
+// PageText once.
 func MatchQuote(pageText, quote string) (Match, error) {
-	parts, err := splitQuote(quote)
+	return NewPageText(pageText).Match(quote)
+}
+
+// PageText is a page's visible text prepared for matching many quotes: the folded text of
+// each tier is computed the first time a quote needs it and then shared by every later quote,
+// and so is its offset map, made the first time a quote is found at that tier. It is safe for concurrent use. Its memory is the text, the folded text of
+// each tier used, and 4 bytes per folded byte of each tier mapped.
+type PageText struct {
+	text  string
+	mu    sync.Mutex
+	folds [TierCase + 1]*folded
+}
+
+// NewPageText prepares text for matching; nothing is folded yet.
+func NewPageText(text string) *PageText { return &PageText{text: text} }
+
+// Text returns the page text.
+func (p *PageText) Text() string { return p.text }
+
+// fold returns the text folded at tier t (above TierExact), folding it on first use; with
+// mapped set, the fold has its offset map.
+func (p *PageText) fold(t Tier, mapped bool) *folded {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if f := p.folds[t]; f == nil || mapped && f.start == nil {
+		f := foldText(p.text, t, mapped)
+		p.folds[t] = &f
+	}
+	return p.folds[t]
+}
+
+// Match looks for quote in the page text.
+//
+// The quote is split at ellipses by evidence.QuoteParts (…, ..., [...], […], (...), (…));
+// every part must appear in the page, in order, without overlap, starting and ending at
+// word boundaries (character boundaries in scripts written without spaces); the text left
+// out between the parts totals at most [MaxEllipsisGap] runes and holds no negation
+// (evidence.Negation). Both texts are folded tier by tier, from [TierExact] to [TierCase],
+// and the first tier at which the quote is found is recorded. Time is linear in the page for
+// a given quote, and memory is the page's folds plus the quote, whatever the number of parts
+// or occurrences.
+//
+// A quote that cannot be looked for returns an error wrapping [ErrQuoteTooShort] or
+// [ErrTooManyParts]. A page text of 2 GiB or more returns an error. A quote that is not
+// found is not an error: the Match has Found false, maybe a [Hint], and Negation set when
+// the only placements drop a negation.
+func (p *PageText) Match(quote string) (Match, error) {
+	parts, err := evidence.QuoteParts(quote)
 	if err != nil {
-		return Match{}, err
+		return Match{}, fmt.Errorf("match quote %q: %w", quote, err)
 	}
-	if len(pageText) >= math.MaxInt32 {
-		return Match{}, fmt.Errorf("match quote: page text of %d bytes is too large (limit 2 GiB); check the page's size limit", len(pageText))
+	if len(p.text) >= math.MaxInt32 {
+		return Match{}, fmt.Errorf("match quote: page text of %d bytes is too large (limit 2 GiB); check the page's size limit", len(p.text))
 	}
-	if starts, ok := findChain(pageText, parts); ok {
+	starts, negation, ok := findChain(p.text, parts, TierExact)
+	if ok {
 		spans := make([]Span, len(parts))
 		for i, s := range starts {
 			spans[i] = Span{Start: s, End: s + len(parts[i])}
 		}
-		return foundMatch(pageText, TierExact, spans), nil
+		return foundMatch(p.text, TierExact, spans), nil
 	}
-	// Each tier folds the page without its offset map (a ninth of the memory); the map is
-	// built once, for the tier that found the quote or, when none did, for the hint.
-	var fparts []string
+	fparts := make([]string, len(parts))
 	for t := TierWhitespace; t <= TierCase; t++ {
-		fparts = fparts[:0]
-		for _, p := range parts {
-			if fp := foldText(p, t, false).text; fp != "" {
-				fparts = append(fparts, fp)
-			}
+		for i, part := range parts {
+			fparts[i] = foldText(part, t, false).text
 		}
-		if len(fparts) == 0 {
-			continue
-		}
-		if starts, ok := findChain(foldText(pageText, t, false).text, fparts); ok {
-			page := foldText(pageText, t, true)
+		starts, neg, ok := findChain(p.fold(t, false).text, fparts, t)
+		if ok {
+			page := p.fold(t, true)
 			spans := make([]Span, len(fparts))
 			for i, s := range starts {
 				spans[i] = page.span(s, s+len(fparts[i]))
 			}
-			return foundMatch(pageText, t, spans), nil
+			return foundMatch(p.text, t, spans), nil
+		}
+		if neg != "" {
+			negation = neg
 		}
 	}
-	page := foldText(pageText, TierCase, true)
-	return Match{Hint: findHint(pageText, &page, fparts)}, nil
-}
-
-// ellipsis matches the ellipsis markers that split a quote, with any brackets around them.
-var ellipsis = regexp.MustCompile(`[\[(]\s*(?:…|\.(?:\s?\.){2,})\s*[\])]|…|\.\.\.+|\. \. \.`)
-
-// splitQuote trims the quote and splits it at ellipses into non-empty parts.
-func splitQuote(quote string) ([]string, error) {
-	var parts []string
-	n := 0
-	for _, p := range ellipsis.Split(quote, -1) {
-		if p = strings.TrimSpace(p); p != "" {
-			parts = append(parts, p)
-			n += utf8.RuneCountInString(p)
-		}
+	if negation != "" {
+		return Match{Negation: negation}, nil
 	}
-	if n < MinQuoteRunes {
-		return nil, fmt.Errorf("match quote %q: %d characters of its own, want at least %d: %w", quote, n, MinQuoteRunes, ErrQuoteTooShort)
-	}
-	return parts, nil
+	return Match{Hint: findHint(p.text, p.fold(TierCase, false).text, TierCase, fparts)}, nil
 }
 
 // foundMatch builds the Match for spans found in page at tier t.
@@ -222,90 +253,192 @@ func excerptSpan(page string, start, end int) Span {
 	return Span{Start: a, End: b}
 }
 
-// findChain finds parts in hay in order, without overlap, each within MaxEllipsisGap runes
-// of the part before, and returns the byte offset of each part. It prefers the earliest
-// placement of the first part. Its cost is linear in len(hay) for a given quote.
-func findChain(hay string, parts []string) ([]int, bool) {
-	if len(parts) == 1 {
-		i := strings.Index(hay, parts[0])
-		return []int{i}, i >= 0
+// findChain finds parts in hay, in order, without overlap, each at word boundaries, with
+// at most MaxEllipsisGap runes of hay left out between them in all and no negation in what is
+// left out. It returns the byte offset of each part. For each occurrence of the first part,
+// in order, the later parts are placed as early as possible, which leaves out the least
+// text; the first placement that fits wins. When placements fit the gap but every one of
+// them (up to maxNegationSkips) leaves out a negation, it returns that negation.
+//
+// Each part keeps a cursor that only moves forwards, so the cost is linear in len(hay) for a
+// given quote and the memory is that of the quote.
+func findChain(hay string, parts []string, t Tier) (starts []int, negation string, ok bool) {
+	cur := make([]cursor, len(parts))
+	for i, p := range parts {
+		cur[i] = cursor{hay: hay, part: p, at: -1, dashes: t >= TierPunctuation}
 	}
-	occ := make([][]occurrence, len(parts))
-	for k, p := range parts {
-		occ[k] = occurrences(hay, p)
-		if len(occ[k]) == 0 {
-			return nil, false
+	starts = make([]int, len(parts))
+	skips := 0
+	for from := 0; ; {
+		s0 := cur[0].next(from)
+		if s0 < 0 {
+			return nil, negation, false
 		}
-	}
-	// next[k][j] is the index of the first occurrence of part k at or after j from which
-	// the rest of the chain can be completed, or len(occ[k]) when there is none.
-	next := make([][]int, len(parts))
-	last := len(parts) - 1
-	next[last] = make([]int, len(occ[last])+1)
-	for j := range next[last] {
-		next[last][j] = j
-	}
-	for k := last - 1; k >= 0; k-- {
-		next[k] = make([]int, len(occ[k])+1)
-		next[k][len(occ[k])] = len(occ[k])
-		ok := make([]bool, len(occ[k]))
-		j := 0
-		for i, o := range occ[k] {
-			for j < len(occ[k+1]) && occ[k+1][j].byteStart < o.byteEnd {
-				j++
+		starts[0] = s0
+		end := s0 + len(parts[0])
+		for k := 1; k < len(parts); k++ {
+			sk := cur[k].next(end)
+			if sk < 0 {
+				// A later first part can only push the others later: nothing fits.
+				return nil, negation, false
 			}
-			if f := next[k+1][j]; f < len(occ[k+1]) && occ[k+1][f].runeStart-o.runeEnd <= MaxEllipsisGap {
-				ok[i] = true
+			starts[k] = sk
+			end = sk + len(parts[k])
+		}
+		if fitsGap(hay, parts, starts) {
+			neg := droppedNegation(hay, parts, starts)
+			if neg == "" {
+				return starts, "", true
+			}
+			negation = neg
+			if skips++; skips >= maxNegationSkips {
+				return nil, negation, false
 			}
 		}
-		for i := len(occ[k]) - 1; i >= 0; i-- {
-			next[k][i] = next[k][i+1]
-			if ok[i] {
-				next[k][i] = i
-			}
-		}
+		_, size := utf8.DecodeRuneInString(hay[s0:])
+		from = s0 + size
 	}
-	starts := make([]int, len(parts))
-	i := next[0][0]
-	if i == len(occ[0]) {
-		return nil, false
-	}
-	for k := range parts {
-		o := occ[k][i]
-		starts[k] = o.byteStart
-		if k < last {
-			j := 0
-			for j < len(occ[k+1]) && occ[k+1][j].byteStart < o.byteEnd {
-				j++
-			}
-			i = next[k+1][j]
-		}
-	}
-	return starts, true
 }
 
-// occurrence is one place where a quote part occurs in a text, in bytes and in runes.
-type occurrence struct {
-	byteStart, byteEnd int
-	runeStart, runeEnd int
+// fitsGap reports whether the text left out between the placed parts holds at most
+// MaxEllipsisGap runes in all.
+func fitsGap(hay string, parts []string, starts []int) bool {
+	gap := 0
+	for k := 1; k < len(parts); k++ {
+		gap += starts[k] - (starts[k-1] + len(parts[k-1]))
+	}
+	switch {
+	case gap <= MaxEllipsisGap:
+		return true // bytes bound runes
+	case gap > utf8.UTFMax*MaxEllipsisGap:
+		return false
+	}
+	runes := 0
+	for k := 1; k < len(parts); k++ {
+		runes += utf8.RuneCountInString(hay[starts[k-1]+len(parts[k-1]) : starts[k]])
+	}
+	return runes <= MaxEllipsisGap
 }
 
-// occurrences lists every occurrence of p in hay, overlapping ones included, in order.
-func occurrences(hay, p string) []occurrence {
-	var occ []occurrence
-	plen := utf8.RuneCountInString(p)
-	runes, counted := 0, 0
-	for from := 0; from < len(hay); {
-		i := strings.Index(hay[from:], p)
+// droppedNegation returns the first negation in the text left out between the placed parts,
+// or "".
+func droppedNegation(hay string, parts []string, starts []int) string {
+	for k := 1; k < len(parts); k++ {
+		if n := evidence.Negation(hay[starts[k-1]+len(parts[k-1]) : starts[k]]); n != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// cursor finds the occurrences of one part in a text, at word boundaries, in order. It
+// remembers the last occurrence found, so that asking again from an offset no later than it
+// costs nothing.
+type cursor struct {
+	hay, part string
+	at        int  // the last occurrence found, or -1
+	done      bool // no occurrence after the last one asked for
+	dashes    bool // hay is folded at the punctuation tier or above: only joinHyphen joins words
+}
+
+// next returns the first occurrence of the part at or after byte from that lies at word
+// boundaries, or -1. Calls must not go backwards: from never decreases.
+func (c *cursor) next(from int) int {
+	if c.at >= from {
+		return c.at
+	}
+	if c.done {
+		return -1
+	}
+	for from <= len(c.hay)-len(c.part) {
+		i := strings.Index(c.hay[from:], c.part)
 		if i < 0 {
 			break
 		}
 		i += from
-		runes += utf8.RuneCountInString(hay[counted:i])
-		counted = i
-		occ = append(occ, occurrence{byteStart: i, byteEnd: i + len(p), runeStart: runes, runeEnd: runes + plen})
-		_, size := utf8.DecodeRuneInString(hay[i:])
+		if c.boundaries(i) {
+			c.at = i
+			return i
+		}
+		_, size := utf8.DecodeRuneInString(c.hay[i:])
 		from = i + size
 	}
-	return occ
+	c.done = true
+	return -1
+}
+
+// boundaries reports whether an occurrence of the part at i starts and ends at a word
+// boundary of the text (see evidence.IsWordRune). Invisible characters are looked through.
+// A hyphen between two word runes joins them, so "negotiable" is not found inside
+// "non-negotiable"; a point or comma between two digits joins them, so "5 million" is not
+// found inside "2.5 million". A combining mark after the occurrence changes its last letter.
+func (c *cursor) boundaries(i int) bool {
+	first, _ := utf8.DecodeRuneInString(c.part)
+	last, _ := utf8.DecodeLastRuneInString(c.part)
+	prev, at := prevVisible(c.hay, i)
+	if evidence.IsWordRune(first) {
+		before, _ := prevVisible(c.hay, at)
+		switch {
+		case evidence.IsWordRune(prev),
+			c.isHyphen(prev) && evidence.IsWordRune(before),
+			isDecimalMark(prev) && isDigitRune(first) && isDigitRune(before):
+			return false
+		}
+	}
+	next, at := nextVisible(c.hay, i+len(c.part))
+	if unicode.IsMark(next) {
+		return false
+	}
+	if evidence.IsWordRune(last) {
+		after, _ := nextVisible(c.hay, at)
+		switch {
+		case evidence.IsWordRune(next),
+			c.isHyphen(next) && evidence.IsWordRune(after),
+			isDecimalMark(next) && isDigitRune(last) && isDigitRune(after):
+			return false
+		}
+	}
+	return true
+}
+
+// isHyphen reports whether r is a hyphen, which joins the words on either side into one: -,
+// U+2010 or U+2011 in a text not folded for punctuation, and only joinHyphen in one that is
+// (there every other dash, and a hyphen with a space beside it, is '-').
+func (c *cursor) isHyphen(r rune) bool {
+	if c.dashes {
+		return r == joinHyphen
+	}
+	return r == '-' || r == '\u2010' || r == '\u2011'
+}
+
+// isDecimalMark reports whether r is a point or comma, which joins the digits on either side
+// into one number.
+func isDecimalMark(r rune) bool { return r == '.' || r == ',' }
+
+func isDigitRune(r rune) bool { return unicode.IsDigit(r) }
+
+// prevVisible returns the last rune before byte i that is not invisible (0 at the start) and
+// where it starts.
+func prevVisible(s string, i int) (rune, int) {
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+		if !isInvisible(r) {
+			return r, i
+		}
+	}
+	return 0, 0
+}
+
+// nextVisible returns the first rune at or after byte i that is not invisible (0 at the end)
+// and where it ends.
+func nextVisible(s string, i int) (rune, int) {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if !isInvisible(r) {
+			return r, i
+		}
+	}
+	return 0, len(s)
 }

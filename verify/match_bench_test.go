@@ -51,6 +51,14 @@ func BenchmarkMatch300InLargestPage(b *testing.B) {
 		{"found-case", strings.ToUpper(q), true},
 		{"not-found", strings.Join(words, " "), false},
 	}
+	b.Run("floor-strings.Index", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if i := strings.Index(text, q); i < 0 { // the floor: a plain substring search
+				b.Fatal("the quote is not in the text")
+			}
+		}
+	})
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
@@ -62,6 +70,53 @@ func BenchmarkMatch300InLargestPage(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkMatch25QuotesOnOnePage matches 25 quotes of 300 characters, in capitals (so each
+// is found only at the case tier, the last), against the largest corpus page: with one
+// PageText shared by the 25 (one fold per tier, as a check run does), and with a fresh
+// MatchQuote for each (25 folds per tier). The floor is one fold of the page at every tier
+// plus 25 strings.Index calls in the folded text.
+func BenchmarkMatch25QuotesOnOnePage(b *testing.B) {
+	text := largestPageText(b)
+	var quotes, folded []string
+	for i := range 25 {
+		q := quote300(text, len(text)*i/26)
+		quotes = append(quotes, strings.ToUpper(q))
+		folded = append(folded, foldText(q, TierCase, false).text)
+	}
+	b.Run("floor-one-fold-per-tier", func(b *testing.B) {
+		for b.Loop() {
+			var page string
+			for t := TierWhitespace; t <= TierCase; t++ {
+				page = foldText(text, t, false).text
+			}
+			for _, q := range folded {
+				if i := strings.Index(page, q); i < 0 {
+					b.Fatal("a quote is not in the folded text")
+				}
+			}
+		}
+	})
+	b.Run("shared-PageText", func(b *testing.B) {
+		for b.Loop() {
+			pt := NewPageText(text)
+			for _, q := range quotes {
+				if m, err := pt.Match(q); err != nil || !m.Found {
+					b.Fatalf("found %v, err %v", m.Found, err)
+				}
+			}
+		}
+	})
+	b.Run("fresh-MatchQuote-each", func(b *testing.B) {
+		for b.Loop() {
+			for _, q := range quotes {
+				if m, err := MatchQuote(text, q); err != nil || !m.Found {
+					b.Fatalf("found %v, err %v", m.Found, err)
+				}
+			}
+		}
+	})
 }
 
 // allPagesText returns the body text of every corpus page, as fetch.ExtractDOM reads it,
@@ -85,8 +140,8 @@ func allPagesText(b *testing.B) string {
 
 // BenchmarkMatchLinear shows that the cost grows linearly with the page: the same not-found
 // quote (every tier and the hint search) in the body text of all 40 corpus pages, joined,
-// once and 4 times over; and in a page of one repeated letter with an ellipsis quote whose
-// parts occur at every position. MB/s stays about the same from 1x to 4x.
+// once and 4 times over; and in a page of one repeated word with an ellipsis quote whose
+// parts occur at every word. MB/s stays about the same from 1x to 4x.
 func BenchmarkMatchLinear(b *testing.B) {
 	text := allPagesText(b)
 	words := strings.Fields(quote300(text, len(text)/2))
@@ -104,11 +159,11 @@ func BenchmarkMatchLinear(b *testing.B) {
 		})
 	}
 	for _, n := range []int{1, 4} {
-		page := strings.Repeat("a", n*len(text)/4)
+		page := strings.Repeat("aaaa ", n*len(text)/20)
 		b.Run("repetitive-x"+string(rune('0'+n)), func(b *testing.B) {
 			b.SetBytes(int64(len(page)))
 			for b.Loop() {
-				if m, err := MatchQuote(page, "aaaaaaaaaaaa … aaaaaaaaaaab"); err != nil || m.Found {
+				if m, err := MatchQuote(page, "aaaa aaaa aaaa … aaaa aaaa aaaa … aaaa aaaa aaab"); err != nil || m.Found {
 					b.Fatalf("found %v, err %v", m.Found, err)
 				}
 			}

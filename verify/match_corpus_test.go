@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"evidenceledger/evidence"
 	"evidenceledger/fetch"
 )
 
@@ -348,7 +349,18 @@ func cjkQuote(p string) (corpusCandidate, bool) {
 		}
 	}
 	lo := max(0, min(at-10, len(rs)-30))
-	quote := strings.Join(strings.Fields(string(rs[lo:lo+30])), " ")
+	hi := lo + 30
+	// A quote starts and ends at word boundaries: never inside a Latin word such as Wi-Fi.
+	joined := func(a, b rune) bool {
+		return evidence.IsWordRune(b) && (evidence.IsWordRune(a) || a == '-') || b == '-' && evidence.IsWordRune(a)
+	}
+	for lo > 0 && joined(rs[lo-1], rs[lo]) {
+		lo--
+	}
+	for hi < len(rs) && joined(rs[hi-1], rs[hi]) {
+		hi++
+	}
+	quote := strings.Join(strings.Fields(string(rs[lo:hi])), " ")
 	return corpusCandidate{quote: quote, why: why}, len([]rune(quote)) >= 20
 }
 

@@ -25,74 +25,88 @@ type Hint struct {
 type hintToken struct{ start, end int32 }
 
 // findHint returns the window of page words most like the quote parts, or nil. page and
-// parts are folded at the same tier (the highest). It runs in one pass over the page's words
-// with a map lookup per word.
-func findHint(pageText string, page *folded, parts []string) *Hint {
+// parts are folded at tier t (the highest); page is the folded text of pageText. It runs in
+// one pass over the page's words with a map lookup per word, keeping only the last window of
+// words, and maps the best window back to pageText by folding once more (locate): its memory
+// is that of the quote, whatever the size of the page.
+func findHint(pageText, page string, t Tier, parts []string) *Hint {
 	want := map[string]int{}
 	m := 0
 	for _, p := range parts {
-		for _, t := range hintTokens(p) {
-			want[p[t.start:t.end]]++
+		for _, tok := range hintTokens(p) {
+			want[p[tok.start:tok.end]]++
 			m++
 		}
 	}
-	words := hintTokens(page.text)
-	if m == 0 || len(words) == 0 {
+	if m == 0 {
 		return nil
 	}
-	win := min(m, len(words))
+	ring := make([]hintToken, m) // the last m words: ring[i%m] is word i
 	have := make(map[string]int, len(want))
-	overlap, best, bestAt := 0, 0, 0
-	for i, w := range words {
-		corpusWord := page.text[w.start:w.end]
-		if n, ok := want[corpusWord]; ok {
-			if have[corpusWord] < n {
+	overlap, best, n := 0, 0, 0
+	var bestFirst, bestLast hintToken
+	eachHintToken(page, func(w hintToken) {
+		word := page[w.start:w.end]
+		if k, ok := want[word]; ok {
+			if have[word] < k {
 				overlap++
 			}
-			have[corpusWord]++
+			have[word]++
 		}
-		if i >= win {
-			old := page.text[words[i-win].start:words[i-win].end]
-			if n, ok := want[old]; ok {
-				have[old]--
-				if have[old] < n {
+		if n >= m {
+			old := ring[n%m]
+			oldWord := page[old.start:old.end]
+			if k, ok := want[oldWord]; ok {
+				have[oldWord]--
+				if have[oldWord] < k {
 					overlap--
 				}
 			}
 		}
-		if i >= win-1 && overlap > best {
-			best, bestAt = overlap, i-win+1
+		ring[n%m] = w
+		n++
+		if n >= m && overlap > best {
+			best, bestFirst, bestLast = overlap, ring[n%m], w
 		}
+	})
+	if n > 0 && n < m && overlap > best {
+		// A page with fewer words than the quote: the whole page is the window.
+		best, bestFirst, bestLast = overlap, ring[0], ring[n-1]
 	}
 	sim := best * 100 / m
 	if sim < MinHintSimilarity {
 		return nil
 	}
-	sp := page.span(int(words[bestAt].start), int(words[bestAt+win-1].end))
+	sp := locate(pageText, t, int(bestFirst.start), int(bestLast.end))
 	return &Hint{Text: pageText[sp.Start:sp.End], Span: sp, Similarity: sim}
 }
 
-// hintTokens splits a folded text into words: runs of letters, marks and digits, except that
-// each Han, Hiragana and Katakana character is a word of its own (those scripts do not
-// separate words by spaces).
+// hintTokens returns the words of s (see eachHintToken).
 func hintTokens(s string) []hintToken {
 	var out []hintToken
+	eachHintToken(s, func(t hintToken) { out = append(out, t) })
+	return out
+}
+
+// eachHintToken calls f with each word of a folded text, in order: runs of letters, marks and
+// digits, except that each Han, Hiragana and Katakana character is a word of its own (those
+// scripts do not separate words by spaces).
+func eachHintToken(s string, f func(hintToken)) {
 	start := -1
 	for i, r := range s {
 		ideo := r >= 0x2E80 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana))
 		corpusWord := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 		if start >= 0 && (!corpusWord || ideo) {
-			out = append(out, hintToken{int32(start), int32(i)})
+			f(hintToken{int32(start), int32(i)})
 			start = -1
 		}
 		if ideo {
-			out = append(out, hintToken{int32(i), int32(i + utf8.RuneLen(r))})
+			f(hintToken{int32(i), int32(i + utf8.RuneLen(r))})
 		} else if corpusWord && start < 0 {
 			start = i
 		}
 	}
 	if start >= 0 {
-		out = append(out, hintToken{int32(start), int32(len(s))})
+		f(hintToken{int32(start), int32(len(s))})
 	}
-	return out
 }

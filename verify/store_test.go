@@ -148,8 +148,8 @@ func TestCheckBatchEndToEnd(t *testing.T) {
 		note        string
 	}{
 		{"supported quote", "The registry counted 4,812 companies in 2025.", evidence.StatusFound, true, "", "registry counted"},
-		{"fabricated URL (404)", "The registry published a fabricated survey.", evidence.StatusUnreachable, true, "", "404"},
-		{"unresolvable host", "A site that does not exist says so.", evidence.StatusUnreachable, false, "", "nowhere.example"},
+		{"fabricated URL (404)", "The registry published a fabricated survey.", evidence.StatusNotFound, true, "", evidence.NoteAbsent + ": the server answered 404"},
+		{"unresolvable host", "A site that does not exist says so.", evidence.StatusNotFound, false, "", evidence.NoteAbsent + ": the host nowhere.example does not exist"},
 		{"quote not on the page", "The registry counted 9,999 companies.", evidence.StatusNotFound, true, "", "not"},
 		{"page that changes between requests", "The minister resigned on Tuesday.", evidence.StatusReported, true, evidence.SeamDisagreement, "disagree"},
 		{"login-walled host", "The chair posted that growth continues.", evidence.StatusReported, false, evidence.SeamManual, "person must open"},

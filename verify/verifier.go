@@ -73,42 +73,98 @@ func newQuoteVerifier(name string, cfg fetch.Config, extract Extractor) *QuoteVe
 // Name returns the verifier's name.
 func (v *QuoteVerifier) Name() string { return v.name }
 
-// Verify fetches t.URL and looks for t.Quote in the page's visible text:
-//
-//   - found: supported, with an estimate by the folding tier that was needed (exact highest)
-//     and lower when the page was cut at the size limit;
-//   - not found in a complete, readable page: not_found;
-//   - the page cannot be read (any fetch error, or an undecodable, empty or cut-off text in
-//     which the quote was not found): unreachable, with the reason in plain words.
-//
-// A citation that cannot be checked (no http(s) URL, a quote too short) is never fetched
-// and gets unreachable with the reason. A login-walled host is never fetched: the Report has
-// LoginWall set.
+// Capture is what one verifier read at one URL during a check run: the fetched page (or why
+// it could not be fetched) and its visible text, ready to be matched by every quote cited
+// from that URL. Its owner is the [Run] that made it (or one [QuoteVerifier.Verify] call);
+// it is never shared between verifiers. It is read-only once made, so the citations of a run
+// may use it at once.
+type Capture struct {
+	// URL is the URL that was fetched.
+	URL string
+	// Page is what the server sent; nil when no answer came back.
+	Page *fetch.Result
+	// FetchErr is why the fetch failed, or nil.
+	FetchErr error
+	// Text is the visible text, folded once per tier and shared by every quote; nil when
+	// the fetch failed or the text cannot be read.
+	Text *PageText
+	// ExtractErr is why the text cannot be read, or nil (fetch.ErrTruncated is kept here
+	// and does not make Text nil: a cut page's beginning is still read).
+	ExtractErr error
+}
+
+// Capture fetches url with the verifier's own fetcher and reads its text with its own
+// extractor. It never fails: what goes wrong is in the Capture.
+func (v *QuoteVerifier) Capture(ctx context.Context, url string) *Capture {
+	c := &Capture{URL: url}
+	c.Page, c.FetchErr = v.fetcher.Fetch(ctx, url)
+	if c.FetchErr != nil {
+		return c
+	}
+	text, err := c.Page.Extract(v.extract)
+	c.ExtractErr = err
+	if err == nil || errors.Is(err, fetch.ErrTruncated) {
+		c.Text = NewPageText(text.Body)
+	}
+	return c
+}
+
+// Verify fetches t.URL and looks for t.Quote in the page's visible text; it is
+// v.Judge(t, v.Capture(ctx, t.URL)). A citation that cannot be checked (no http(s) URL, no
+// quote to look for) is never fetched and gets unreachable with the reason.
 func (v *QuoteVerifier) Verify(ctx context.Context, t evidence.CheckTarget) Report {
 	if note := evidence.CitationNote(t.URL, t.Quote); note != "" {
 		return v.unreachable(nil, 99, note, "not fetched: "+note+".")
 	}
-	page, err := v.fetcher.Fetch(ctx, t.URL)
-	if err != nil {
+	return v.Judge(t, v.Capture(ctx, t.URL))
+}
+
+// Judge looks for t.Quote in what c holds, which must be this verifier's capture of t.URL:
+//
+//   - found: supported, with an estimate by the folding tier that was needed (exact highest)
+//     and lower when the page was cut at the size limit;
+//   - not found in a complete, readable page, or found only with an ellipsis that drops a
+//     negation: not_found;
+//   - the page does not exist (404, 410, a host that does not exist): not_found with the note
+//     evidence.NoteAbsent — a fabricated source is what the check exists to catch;
+//   - the page cannot be read (any other fetch error, or an undecodable, empty or cut-off
+//     text in which the quote was not found): unreachable, with the reason in plain words.
+//
+// A login-walled host is never fetched: the Report has LoginWall set.
+func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
+	page := c.Page
+	if err := c.FetchErr; err != nil {
 		kind := fetch.KindOf(err)
 		reason := err.Error()
 		var fe *fetch.Error
 		if errors.As(err, &fe) && fe.Reason != "" {
 			reason = fe.Reason
 		}
+		if fe != nil && fe.Absent() {
+			return Report{
+				Result: evidence.VerifierResult{
+					Verifier:         v.name,
+					Verdict:          evidence.VerdictNotFound,
+					AccuracyEstimate: fetchEstimate(kind),
+					Reasoning:        fmt.Sprintf("fetching %s: %s; the cited page does not exist, so the quote is not at its source", t.URL, reason),
+				},
+				Note: evidence.NoteAbsent + ": " + reason,
+				Page: page,
+			}
+		}
 		r := v.unreachable(page, fetchEstimate(kind), "the page cannot be read: "+reason,
 			fmt.Sprintf("fetching %s failed (%s): %s", t.URL, kind, reason))
 		r.LoginWall = kind == fetch.KindLoginWall
 		return r
 	}
-	text, xerr := page.Extract(v.extract)
+	xerr := c.ExtractErr
 	truncated := errors.Is(xerr, fetch.ErrTruncated)
-	if xerr != nil && !truncated {
+	if c.Text == nil {
 		return v.unreachable(page, extractEstimate(xerr), "the page's text cannot be read: "+plainExtractError(xerr),
 			fmt.Sprintf("fetched %s (HTTP %d, %d bytes) but the %s extractor could not read its text: %v",
 				page.FinalURL, page.Status, len(page.Body), v.name, xerr))
 	}
-	m, err := MatchQuote(text.Body, t.Quote)
+	m, err := c.Text.Match(t.Quote)
 	if err != nil {
 		return v.unreachable(page, 90, "the quote could not be looked for: "+err.Error(),
 			fmt.Sprintf("looking for the quote in %s failed: %v", page.FinalURL, err))
@@ -151,6 +207,10 @@ func (v *QuoteVerifier) Verify(ctx context.Context, t evidence.CheckTarget) Repo
 		Note:  "the quote is not on the page at " + page.FinalURL,
 		Page:  page,
 		Match: &m,
+	}
+	if m.Negation != "" {
+		r.Result.Reasoning += fmt.Sprintf("; its parts are there, but the text the ellipsis leaves out between them says %q, so the quote drops a negation and says what the page does not", m.Negation)
+		r.Note += fmt.Sprintf(": the ellipsis drops a negation (“%s”) that the page has between the parts", m.Negation)
 	}
 	if m.Hint != nil {
 		r.Result.AccuracyEstimate = 80
@@ -200,6 +260,8 @@ func fetchEstimate(k fetch.Kind) int {
 		return 97
 	case fetch.KindGone:
 		return 95
+	case fetch.KindNoHost:
+		return 92
 	case fetch.KindNeedsLogin, fetch.KindUnsupportedType, fetch.KindTooManyRedirects, fetch.KindRedirectLoop:
 		return 90
 	case fetch.KindHTTPStatus, fetch.KindNetwork:

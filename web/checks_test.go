@@ -50,7 +50,7 @@ func checkFixture(t *testing.T) (fixture, func(host, path string) string, chan s
 	port := strings.TrimPrefix(site.URL, "http://127.0.0.1:")
 	st, op, au := openUsers(t)
 	jobs := verify.NewJobs(st, verify.NewChecker(fetch.Config{
-		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1, URLBudget: 10,
+		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1,
 	}), 2)
 	t.Cleanup(jobs.Close)
 	srv := httptest.NewServer(New(Config{Ledger: st, Jobs: jobs}))

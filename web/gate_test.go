@@ -86,7 +86,7 @@ func TestGateRouteCheck(t *testing.T) {
 	f, at, _ := checkFixture(t)
 	// The same store, served with a checker for the gate.
 	srv := httptest.NewServer(New(Config{Ledger: f.store, Checker: verify.NewChecker(fetch.Config{
-		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1, URLBudget: 10,
+		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1,
 	}), CheckWorkers: 2}))
 	t.Cleanup(srv.Close)
 	g := fixture{srv: srv, store: f.store, operator: f.operator, auditor: f.auditor}

@@ -14,19 +14,25 @@ import (
 
 var checkCommand = command{
 	name:    "check",
-	summary: "check --batch ID [--recheck]: check a batch's citations at their sources without a server; prints each citation's status and note",
+	summary: "check --batch ID [--recheck] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-model NAME]: check a batch's citations at their sources without a server; prints each citation's status and note",
 	run:     runCheck,
 }
 
-// runCheck checks the citations of a batch not checked yet (every one with --recheck),
+// runCheck checks the citations of a batch not checked yet or left unreachable (every one
+// with --recheck),
 // recording each check as it completes, then prints one line per citation (id, status,
 // note) and a summary. An interruption (Ctrl-C) keeps what was recorded; running the
 // command again checks the rest.
 func runCheck(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("check", e)
 	batch := fs.String("batch", "", "`id` of the batch to check (ledger import prints it)")
-	recheck := fs.Bool("recheck", false, "check every citation again, not only those never checked")
+	recheck := fs.Bool("recheck", false, "check every citation again, not only those never checked or unreachable")
+	buildModels := addModelFlags(fs, e)
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	models, err := buildModels(cfg)
 	if err != nil {
 		return err
 	}
@@ -42,7 +48,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	// RunBatch calls progress from its workers, at once and not always in order.
 	var mu sync.Mutex
 	shown := 0
-	outs, runErr := verify.RunBatch(ctx, s, verify.NewChecker(cfg), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
+	outs, runErr := verify.RunBatch(ctx, s, verify.NewChecker(cfg).WithModels(models), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if done > shown {

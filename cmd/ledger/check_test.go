@@ -58,9 +58,9 @@ Quote: we expect growth to continue
 		`(?m)^CITATION +STATUS +NOTE$`,
 		`(?m)^ct_[0-9a-f]{16} +found_at_source +found on the page: “In 2025 the registry counted 4,812 companies`,
 		`(?m)^ct_[0-9a-f]{16} +not_found +the quote is not on the page`,
-		`(?m)^ct_[0-9a-f]{16} +unreachable +the page cannot be read: .*404`,
+		`(?m)^ct_[0-9a-f]{16} +not_found +the cited page does not exist: .*404`,
 		`(?m)^ct_[0-9a-f]{16} +reported +not checked: no source of record`,
-		`(?m)^batch ` + batch + `: 4 citations in [0-9.]+s: 1 found_at_source, 1 not_found, 1 unreachable, 1 reported \(0 seams opened for a person, 1 not checkable\)$`,
+		`(?m)^batch ` + batch + `: 4 citations in [0-9.]+s: 1 found_at_source, 2 not_found, 0 unreachable, 1 reported \(0 seams opened for a person, 1 not checkable\)$`,
 	}
 	for _, re := range rows {
 		if !regexp.MustCompile(re).MatchString(r.stdout) {

@@ -15,7 +15,7 @@ import (
 
 var gateCommand = command{
 	name:    "gate",
-	summary: "gate [FILE|-] [--hook [--hook-output exit|json]] [--check [--timeout 60s]] [--min-strength low|medium|high] [--memory-files GLOB,...] [fetch flags of check]: may this text be written to memory? exit 0 allow, 2 block (reasons on stderr)",
+	summary: "gate [FILE|-] [--hook [--hook-output exit|json]] [--check [--timeout 60s]] [--min-strength low|medium|high] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-model NAME] [--memory-files GLOB,...] [fetch flags of check]: may this text be written to memory? exit 0 allow, 2 block (reasons on stderr)",
 	run:     runGate,
 }
 
@@ -51,7 +51,12 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", verify.DefaultGateTimeout, "with --check: the longest `time` the check may take; past it the claims are blocked as still checking")
 	minFlag := fs.String("min-strength", "", "allow only claims of at least this `strength`: low, medium or high")
 	memFlag := fs.String("memory-files", verify.DefaultMemoryFiles, "with --hook: comma-separated `globs` of the memory files to gate (** spans folders)")
+	buildModels := addModelFlags(fs, e)
 	rest, fcfg, workers, err := parseFetchFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	models, err := buildModels(fcfg)
 	if err != nil {
 		return err
 	}
@@ -143,7 +148,7 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 	opt := verify.GateOptions{Min: min}
 	if *check {
-		opt.Check = &verify.GateCheck{Store: web.GateImporter(s), Checker: verify.NewChecker(fcfg), Actor: "system", Timeout: *timeout, Workers: workers}
+		opt.Check = &verify.GateCheck{Store: web.GateImporter(s), Checker: verify.NewChecker(fcfg).WithModels(models), Actor: "system", Timeout: *timeout, Workers: workers}
 	}
 	d, gerr := verify.Gate(ctx, web.GateLedger(s), text, opt)
 	if !*hook {

@@ -17,14 +17,19 @@ import (
 
 var serveCommand = command{
 	name:    "serve",
-	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...]",
+	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-endpoint URL --adjudicator-model NAME]",
 	run:     runServe,
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
+	buildModels := addModelFlags(fs, e)
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	models, err := buildModels(cfg)
 	if err != nil {
 		return err
 	}
@@ -38,7 +43,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 	// Closed before the store (defers run last in, first out): checks in flight are
 	// dropped unrecorded, and checking the batch again finishes them.
-	checker := verify.NewChecker(cfg)
+	checker := verify.NewChecker(cfg).WithModels(models)
 	jobs := verify.NewJobs(s, checker, workers)
 	defer jobs.Close()
 	// First run: with no user yet, a one-time link creates the first operator.
