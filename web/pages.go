@@ -70,6 +70,7 @@ func newPages(setupToken string) *pages {
 		"short":     func(h string) string { return shortHash(h) },
 		"highlight": highlight,
 		"inc":       func(i int) int { return i + 1 },
+		"strength":  strengthWord,
 		"count":     func(m map[evidence.Status]int, s string) int { return m[evidence.Status(s)] },
 		"withData":  func(v view, d any) view { v.Data = d; return v },
 		"sourceRow": func(src ledger.SourceView, classes []string) sourceRow {

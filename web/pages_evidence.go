@@ -29,6 +29,7 @@ func (s *server) routeEvidencePages(handle func(string, http.Handler)) {
 	handle("GET /batches", s.page(roleRead, s.pageBatches))
 	handle("GET /batches/{id}", s.page(roleRead, s.pageBatch))
 	handle("POST /batches/{id}/check", s.page(roleWrite, s.pageCheck))
+	handle("GET /batches/{id}/report", s.page(roleRead, s.pageReport))
 	handle("GET /claims", s.page(roleRead, s.pageClaims))
 	handle("GET /claims/{id}", s.page(roleRead, s.pageClaim))
 	handle("GET /documents/{sha}", s.page(roleRead, s.pageDocument))

@@ -41,6 +41,7 @@
 //	GET  /paste; POST /paste/preview, /paste   preview research, then commit what was previewed
 //	GET  /batches, /batches/{id}?job=      batches; a batch with its claims and a check's progress
 //	POST /batches/{id}/check               start checking the batch, then follow it
+//	GET  /batches/{id}/report?format=      the hand-off report; ?format=md|html|json downloads it
 //	GET  /claims, /claims/{id}             claims; one claim with excerpt, verdicts, adjudication
 //	GET  /documents/{sha256}               a stored page as inert plain text
 //	GET  /seams; POST /seams, /seams/{id}/resolve
@@ -85,6 +86,7 @@ type Ledger interface {
 	verify.CheckStore
 	accounts
 	evidencePages
+	reportLedger
 }
 
 // Config is what the server is built from.

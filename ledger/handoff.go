@@ -1,0 +1,147 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"evidenceledger/evidence"
+)
+
+// HandOff is what a batch may hand on and what it may not, read in one snapshot together
+// with the chain head it was read at (docs/report.md).
+type HandOff struct {
+	Batch HandOffBatch `json:"batch"`
+	// Usable are the claims evidence.HandOn lets through, in the order of the research.
+	Usable []HandOffClaim `json:"usable"`
+	// Withheld are all the others, each with its reason, in the order of the research:
+	// nothing of the batch is left out.
+	Withheld []HandOffClaim `json:"withheld"`
+	// WithheldBy counts the withheld claims by reason, every reason of
+	// evidence.WithheldReasons present (0 when none).
+	WithheldBy map[evidence.Withheld]int `json:"withheld_by"`
+	// At is the point of the chain the report was read at.
+	At ChainPoint `json:"at"`
+}
+
+// HandOffBatch names the batch a report is about.
+type HandOffBatch struct {
+	ID         string `json:"id"`
+	ImportedAt string `json:"imported_at"`
+	ImportedBy string `json:"imported_by"`
+	Claims     int    `json:"claims"`
+	Citations  int    `json:"citations"`
+}
+
+// HandOffClaim is one claim of a report.
+type HandOffClaim struct {
+	ID     string          `json:"id"`
+	Text   string          `json:"text"`
+	Status evidence.Status `json:"status"`
+	// Strength is "" when no citation was found.
+	Strength evidence.Strength `json:"strength"`
+	// Withheld is why the claim may not be handed on; "" for a usable claim.
+	Withheld evidence.Withheld `json:"withheld"`
+	// OpenSeams are the open seams on the claim and its citations, oldest first.
+	OpenSeams []string         `json:"open_seams"`
+	Citations []HandOffCitation `json:"citations"`
+}
+
+// HandOffCitation is one citation of a report's claim, with the page stored by its latest
+// check (empty Document members when it was never fetched).
+type HandOffCitation struct {
+	ID     string          `json:"id"`
+	URL    string          `json:"url"`
+	Quote  string          `json:"quote"`
+	Status evidence.Status `json:"status"`
+	Note   string          `json:"note"`
+	// Excerpt is the page's own words around a found quote.
+	Excerpt      string `json:"excerpt"`
+	FinalURL     string `json:"final_url"`
+	FetchedAt    string `json:"fetched_at"`
+	SHA256       string `json:"sha256"`
+	ResidualRisk string `json:"residual_risk"`
+}
+
+// ChainPoint is a point of the chain: the last event's seq, hash and time. Checkpoint is
+// the signed checkpoint (C2SP tlog-checkpoint note) that covers Seq, "" while the ledger
+// publishes none: chainPoint is the one place that fills it.
+type ChainPoint struct {
+	Seq        int64  `json:"seq"`
+	Hash       string `json:"hash"`
+	EventAt    string `json:"event_at"`
+	Checkpoint string `json:"checkpoint"`
+}
+
+// HandOff reads the hand-off report of a batch. It fails, wrapping [ErrNotFound], when the
+// batch does not exist.
+func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return HandOff{}, fmt.Errorf("report of batch %s: %w", batchID, err)
+	}
+	defer tx.Rollback()
+	bs, err := loadBatches(ctx, tx, "b.id = ?", batchID)
+	if err != nil {
+		return HandOff{}, err
+	}
+	if len(bs) == 0 {
+		return HandOff{}, fmt.Errorf("batch %q does not exist; check the id: %w", batchID, ErrNotFound)
+	}
+	b := bs[0]
+	claims, err := loadClaims(ctx, tx, "c.batch = ?", batchID)
+	if err != nil {
+		return HandOff{}, err
+	}
+	r := HandOff{
+		Batch:      HandOffBatch{ID: b.ID, ImportedAt: b.At, ImportedBy: b.Actor, Claims: b.Counts.Claims, Citations: b.Counts.Citations},
+		Usable:     []HandOffClaim{},
+		Withheld:   []HandOffClaim{},
+		WithheldBy: map[evidence.Withheld]int{},
+	}
+	for _, w := range evidence.WithheldReasons {
+		r.WithheldBy[w] = 0
+	}
+	for _, c := range claims {
+		rc := HandOffClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, OpenSeams: append([]string{}, c.OpenSeams...), Citations: []HandOffCitation{}}
+		var statuses []evidence.Status
+		for _, ct := range c.Citations {
+			statuses = append(statuses, ct.Status)
+			rc.OpenSeams = append(rc.OpenSeams, ct.OpenSeams...)
+			rct := HandOffCitation{ID: ct.ID, URL: ct.URL, Quote: ct.Quote, Status: ct.Status, Note: ct.Note, Excerpt: ct.Excerpt}
+			if d := ct.Document; d != nil {
+				rct.FinalURL, rct.FetchedAt, rct.SHA256 = d.FinalURL, d.FetchedAt, d.SHA256
+			}
+			if a := ct.Adjudication; a != nil {
+				rct.ResidualRisk = a.ResidualRisk
+			}
+			rc.Citations = append(rc.Citations, rct)
+		}
+		rc.Withheld = evidence.HandOn(c.Status, len(rc.OpenSeams), statuses)
+		if rc.Withheld == evidence.HandOnOK {
+			r.Usable = append(r.Usable, rc)
+			continue
+		}
+		r.WithheldBy[rc.Withheld]++
+		r.Withheld = append(r.Withheld, rc)
+	}
+	if r.At, err = chainPoint(ctx, tx); err != nil {
+		return HandOff{}, fmt.Errorf("report of batch %s: %w", batchID, err)
+	}
+	return r, nil
+}
+
+// chainPoint reads the chain head in tx. When the ledger keeps signed checkpoints, this is
+// where the one covering the head is read into Checkpoint.
+func chainPoint(ctx context.Context, tx *sql.Tx) (ChainPoint, error) {
+	var p ChainPoint
+	err := tx.QueryRowContext(ctx, "SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1").Scan(&p.Seq, &p.Hash, &p.EventAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ChainPoint{}, errors.New("the chain is empty")
+	}
+	if err != nil {
+		return ChainPoint{}, fmt.Errorf("read the chain head: %w", err)
+	}
+	return p, nil
+}
