@@ -87,7 +87,7 @@ func TestReportEscapes(t *testing.T) {
 	if err := WriteReport(&html, goldenHandOff(), ReportHTML); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), `\[by \*two\*\](https://evil.example) \<script\>`) {
+	if !strings.Contains(md.String(), `\[by \*two\* engineers\](https://evil.example) \<script\>`) {
 		t.Errorf("the Markdown report does not escape a claim's link and HTML:\n%s", md.String())
 	}
 	for _, bad := range []string{"[by *two*", "<script>", "Acme # won | an", "loved\nby"} {
