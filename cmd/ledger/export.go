@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -28,15 +29,22 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	if *out == "" {
-		return s.Export(ctx, e.stdout)
+	return writeOut(e, *out, func(w io.Writer) error { return s.Export(ctx, w) })
+}
+
+// writeOut writes what write produces to stdout when path is empty, otherwise to path: into
+// a temporary file beside it, renamed over path only when write succeeded, so path is never
+// left half written.
+func writeOut(e *env, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(e.stdout)
 	}
-	f, err := os.CreateTemp(filepath.Dir(*out), ".export-*")
+	f, err := os.CreateTemp(filepath.Dir(path), ".ledger-out-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	err = s.Export(ctx, f)
+	err = write(f)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -49,5 +57,5 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), *out)
+	return os.Rename(f.Name(), path)
 }

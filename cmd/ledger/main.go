@@ -8,6 +8,7 @@
 //	ledger export [--out FILE]                                      the events as JSON lines
 //	ledger keys   [rotate]                                          the public keys; rotate starts a new one
 //	ledger gate   [FILE|-] [--hook] [--check]                       exit 0 allow, 2 block
+//	ledger report --batch ID [--format md|html|json]                what may be handed on, and what may not
 //
 // Every subcommand takes --data DIR (env LEDGER_DATA, default ./ledger-data), the directory
 // of the database and the signing key. Run `ledger help` for each subcommand's flags.
@@ -38,6 +39,7 @@ var commands = []command{
 	keysCommand,
 	auditCommand,
 	exportCommand,
+	reportCommand,
 	importCommand,
 	checkCommand,
 	gateCommand,
