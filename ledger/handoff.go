@@ -44,7 +44,7 @@ type HandOffClaim struct {
 	// Withheld is why the claim may not be handed on; "" for a usable claim.
 	Withheld evidence.Withheld `json:"withheld"`
 	// OpenSeams are the open seams on the claim and its citations, oldest first.
-	OpenSeams []string         `json:"open_seams"`
+	OpenSeams []string          `json:"open_seams"`
 	Citations []HandOffCitation `json:"citations"`
 }
 
