@@ -125,8 +125,11 @@ func (s *Store) ExportWARC(ctx context.Context, w io.Writer, batch string) (WARC
 		if err != nil {
 			return st, fmt.Errorf("WARC export: the capture of %s at %s: %w", c.finalURL, c.fetchedAt, err)
 		}
-		for _, rb := range rbs {
+		for i, rb := range rbs {
 			if err := write(rb); err != nil {
+				for _, rest := range rbs[i+1:] {
+					rest.Close()
+				}
 				return st, fmt.Errorf("WARC export: the capture of %s at %s: %w", c.finalURL, c.fetchedAt, err)
 			}
 		}
