@@ -71,6 +71,8 @@ func newPages(setupToken string) *pages {
 		"highlight": highlight,
 		"inc":       func(i int) int { return i + 1 },
 		"strength":  strengthWord,
+		"duration":  humanDuration,
+		"splitNote": splitNote,
 		"count":     func(m map[evidence.Status]int, s string) int { return m[evidence.Status(s)] },
 		"withData":  func(v view, d any) view { v.Data = d; return v },
 		"sourceRow": func(src ledger.SourceView, classes []string) sourceRow {

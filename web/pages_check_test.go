@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -84,7 +85,8 @@ Quote: "condemned the attack and said"
 		t.Fatalf("job: %+v %v", st, ok)
 	}
 	p = b.get(loc, "HX-Request", "true")
-	if strings.Contains(p.body, "hx-trigger") || !strings.Contains(p.body, "Check done: 2 of 2 citation(s) checked.") || !strings.Contains(p.body, "2 found at source") {
+	if strings.Contains(p.body, "hx-trigger") || !strings.Contains(p.body, "Check done: 2 of 2 citation(s) checked; every checkable citation found at its source.") || !strings.Contains(p.body, "2 found at source") ||
+		!strings.Contains(p.body, `class="verdict ok" id="job-progress"`) || !strings.Contains(p.body, "<strong>2 of 2 citation(s) found at their source.</strong>") {
 		t.Fatalf("fragment of a finished check still polls or lacks the result: %s", p.body)
 	}
 	if p = b.get(loc); strings.Contains(p.body, "http-equiv=\"refresh\"") {
@@ -109,6 +111,38 @@ Quote: "condemned the attack and said"
 	doc := b.get("/documents/" + sha[1])
 	if doc.status != 200 || !strings.Contains(doc.body, "<html") || doc.header.Get("Content-Type") != "text/plain; charset=utf-8" || doc.header.Get("Content-Security-Policy") != "sandbox; default-src 'none'" {
 		t.Fatalf("stored page: %d %v", doc.status, doc.header)
+	}
+	// The stored page as the text each verifier read, the quote marked in each, page text
+	// never as markup.
+	link := regexp.MustCompile(`href="(/documents/` + sha[1] + `/text\?claim=c_[0-9a-f]{16}&amp;citation=ct_[0-9a-f]{16})"`).FindStringSubmatch(p.body)
+	if link == nil {
+		t.Fatal("no link to the stored page's text")
+	}
+	tv := b.get(html.UnescapeString(link[1]))
+	for _, want := range []string{`<mark id="match-dom">`, `<mark id="match-tokens">`, "The text the dom verifier read", "The text the tokens verifier read",
+		"&lt;img&gt;tag in the controlled document", `id="raw-link" href="/documents/` + sha[1] + `"`} {
+		if tv.status != 200 || !strings.Contains(tv.body, want) {
+			t.Errorf("stored text view lacks %q: %d", want, tv.status)
+		}
+	}
+	main := tv.body[strings.Index(tv.body, "<main>"):]
+	if strings.Contains(main, "<img") || strings.Contains(main, "<script") {
+		t.Error("page markup reached the stored text view")
+	}
+	for _, bad := range []struct {
+		path   string
+		status int
+	}{
+		{"/documents/" + sha[1] + "/text?claim=" + batch.Claims[0].ID + "&citation=ct_0000000000000000", 404},
+		{"/documents/" + strings.Repeat("0", 64) + "/text", 404},
+		{"/documents/nothex/text", 400},
+	} {
+		if got := b.get(bad.path); got.status != bad.status {
+			t.Errorf("%s: %d, want %d", bad.path, got.status, bad.status)
+		}
+	}
+	if plain := b.get("/documents/" + sha[1] + "/text"); plain.status != 200 || strings.Contains(plain.body, "<mark") {
+		t.Errorf("the text view without a citation: %d, marks %v", plain.status, strings.Contains(plain.body, "<mark"))
 	}
 
 	// With htmx the check answers the progress fragment and puts the job in the address bar.

@@ -33,6 +33,7 @@ func (s *server) routeEvidencePages(handle func(string, http.Handler)) {
 	handle("GET /claims", s.page(roleRead, s.pageClaims))
 	handle("GET /claims/{id}", s.page(roleRead, s.pageClaim))
 	handle("GET /documents/{sha}", s.page(roleRead, s.pageDocument))
+	handle("GET /documents/{sha}/text", s.page(roleRead, s.pageDocumentText))
 	handle("GET /seams", s.page(roleRead, s.pageSeams))
 	handle("POST /seams", s.page(roleWrite, s.pageOpenSeam))
 	handle("POST /seams/{id}/resolve", s.page(roleWrite, s.pageResolve))
@@ -108,24 +109,38 @@ func (s *server) pagePreview(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, status, "paste", "preview", view{Title: "Preview", Data: d})
 }
 
-// pageCommit records the previewed text as a batch. The form carries the text again with
-// the SHA-256 the preview showed; a text that differs from its preview is refused.
+// pageCommit records the previewed text as a batch. The commit button belongs to the form
+// of the text box, so the form carries the text as it is in the box, with the SHA-256 the
+// preview showed: a text edited after its preview is refused with 409 and previewed again
+// (the fragment "preview" for htmx), so an edit is never dropped silently. A commit
+// answers a redirect to the batch (HX-Redirect for htmx).
 func (s *server) pageCommit(w http.ResponseWriter, r *http.Request) {
 	text := pasteText(r)
-	if want := r.PostFormValue("sha256"); want != textHash(text) {
-		d := preview(text)
-		d.Problem = "The text differs from the one previewed; check the new preview and commit again."
-		s.render(w, r, http.StatusConflict, "paste", "", view{Title: "Paste research", Data: d})
-		return
-	}
 	d := preview(text)
-	if d.Problem != "" {
-		s.render(w, r, http.StatusUnprocessableEntity, "paste", "", view{Title: "Paste research", Data: d})
+	status := 0
+	switch {
+	case r.PostFormValue("sha256") != textHash(text):
+		status = http.StatusConflict
+		if d.Problem != "" {
+			d.Problem = "Not committed: the text was changed after its preview, and the text as it is now cannot be read: " + d.Problem
+		} else {
+			d.Problem = "Not committed: the text was changed after its preview. This is the preview of the text as it is now; check it and commit again."
+		}
+	case d.Problem != "":
+		status = http.StatusUnprocessableEntity
+	}
+	if status != 0 {
+		s.render(w, r, status, "paste", "preview", view{Title: "Paste research", Data: d})
 		return
 	}
 	b, err := s.cfg.Ledger.ImportResearch(r.Context(), pageActor(r), []byte(text), d.Research)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	if isHTMX(r) {
+		w.Header().Set("HX-Redirect", "/batches/"+b.ID)
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	http.Redirect(w, r, "/batches/"+b.ID, http.StatusSeeOther)
@@ -206,6 +221,8 @@ type batchData struct {
 	Job *verify.JobStatus
 	// JobGone says the page asked for a job the server does not know (it restarted).
 	JobGone bool
+	// Summary counts the citations by what their checks found, and why not.
+	Summary checkSummary
 }
 
 // Running reports whether the followed job has yet to end.
@@ -231,7 +248,7 @@ func (s *server) batchData(r *http.Request, id, job string) (batchData, error) {
 	if err != nil {
 		return batchData{}, err
 	}
-	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil}
+	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil, Summary: summarize(b)}
 	if job != "" && s.cfg.Jobs != nil {
 		st, ok := s.cfg.Jobs.Wait(r.Context(), job, 0)
 		if ok && st.Batch == b.ID {
@@ -316,8 +333,9 @@ func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "claim", "", view{Title: "Claim", Data: d})
 }
 
-// pageDocument serves a stored page body as plain text that no browser will run or
-// render as HTML: text/plain, nosniff, and a CSP sandbox (no script, no same origin).
+// pageDocument serves a stored page body, its raw bytes, as plain text that no browser will
+// run or render as HTML: text/plain, nosniff, and a CSP sandbox (no script, no same
+// origin). Bytes that are not UTF-8 are shown as U+FFFD.
 func (s *server) pageDocument(w http.ResponseWriter, r *http.Request) {
 	body, err := s.cfg.Ledger.Blob(r.Context(), r.PathValue("sha"))
 	if err != nil {

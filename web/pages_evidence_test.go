@@ -82,9 +82,18 @@ func TestPastePreviewAndCommit(t *testing.T) {
 		}
 	}
 	assertNoRawMarkup(t, "preview page", p.body)
-	// The commit form carries the text with LF line ends, as the preview read it.
-	if !strings.Contains(p.body, `name="text" value="Claim 1: The Bardo museum &lt;script&gt;`) || strings.Contains(p.body, "\r") {
-		t.Error("the commit form does not carry the previewed text")
+	// The commit button belongs to the form of the text box, so the text committed is the
+	// text in the box, never a hidden copy that an edit would not reach; the preview's hash
+	// comes along, of the text with LF line ends as the preview read it.
+	form := p.body[strings.Index(p.body, `<form method="post" action="/paste/preview"`):]
+	form = form[:strings.Index(form, "</form>")]
+	for _, want := range []string{`<textarea id="paste-text" name="text"`, `id="commit-button" formaction="/paste"`, `name="sha256" value="` + textHash(hostilePaste) + `"`} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the form of the text box lacks %s", want)
+		}
+	}
+	if strings.Contains(p.body, `<input type="hidden" name="text"`) {
+		t.Error("the page carries a hidden copy of the text")
 	}
 	// With htmx the answer is the fragment alone.
 	p = b.post("/paste/preview", url.Values{"text": {hostilePaste}}, "HX-Request", "true")
@@ -117,11 +126,22 @@ func TestPastePreviewAndCommit(t *testing.T) {
 	// A text that differs from its preview is not committed.
 	before, _ := f.store.Batches(context.Background())
 	p = b.post("/paste", url.Values{"text": {hostilePaste + "\nClaim 4: added after the preview.\nSource: https://x.example/a\nQuote: \"added after the preview\"\n"}, "sha256": {textHash(hostilePaste)}})
-	if p.status != http.StatusConflict || !strings.Contains(p.body, "differs from the one previewed") {
-		t.Fatalf("commit of a changed text: %d", p.status)
+	if p.status != http.StatusConflict || !strings.Contains(p.body, "Not committed: the text was changed after its preview.") || !strings.Contains(p.body, "Preview: 4 claim(s)") {
+		t.Fatalf("commit of a changed text: %d %s", p.status, p.body)
+	}
+	p = b.post("/paste", url.Values{"text": {"  "}, "sha256": {textHash(hostilePaste)}}, "HX-Request", "true")
+	if p.status != http.StatusConflict || strings.Contains(p.body, "<html") || !strings.Contains(p.body, "the text as it is now cannot be read: The text area is empty") {
+		t.Fatalf("htmx commit of a text emptied after its preview: %d %s", p.status, p.body)
 	}
 	if after, _ := f.store.Batches(context.Background()); len(after) != len(before) {
 		t.Fatal("a changed text was committed")
+	}
+
+	// With htmx a commit sends the browser to the batch.
+	p = b.post("/paste", url.Values{"text": {"Claim: The registry counted 4,812 companies.\nSource: https://registry.example/r\nQuote: the registry counted 4,812 companies\n"},
+		"sha256": {textHash("Claim: The registry counted 4,812 companies.\nSource: https://registry.example/r\nQuote: the registry counted 4,812 companies\n")}}, "HX-Request", "true")
+	if p.status != 200 || !strings.HasPrefix(p.header.Get("HX-Redirect"), "/batches/b_") {
+		t.Fatalf("htmx commit: %d %v", p.status, p.header)
 	}
 
 	id := commitPaste(t, b, strings.ReplaceAll(hostilePaste, "\n", "\r\n"))
@@ -293,6 +313,14 @@ func TestSeamsPages(t *testing.T) {
 		}
 	}
 	assertNoRawMarkup(t, "seams page", p.body)
+	// No decision is chosen for the person: the empty choice is selected, and required.
+	if !strings.Contains(p.body, `<select name="decision" required><option value="" selected>choose: found, not found or unreachable</option><option value="found_at_source">`) ||
+		regexp.MustCompile(`<option value="[a-z_]+" selected`).MatchString(p.body) {
+		t.Error("the seam form preselects a decision")
+	}
+	if p := b.post("/seams/"+manual.ID+"/resolve", url.Values{"decision": {""}, "reason": {"sent without choosing"}}); p.status != http.StatusBadRequest {
+		t.Errorf("a resolution without a decision: %d", p.status)
+	}
 	if n := strings.Count(p.body, `<article class="card seam"`); n != 3 {
 		t.Fatalf("%d open seams shown, want 3", n)
 	}

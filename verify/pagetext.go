@@ -1,0 +1,40 @@
+package verify
+
+import (
+	"errors"
+
+	"evidenceledger/fetch"
+)
+
+// PageText is the visible text one default verifier reads from a page body: the text its
+// quote matching ran over.
+type PageText struct {
+	Verifier string
+	Text     string
+	// Err says why the verifier could not read the text; Text is empty then.
+	Err error
+}
+
+// PageTexts returns, in the order the verifiers run, the text each default verifier
+// ([NewDOMVerifier], [NewTokensVerifier]) reads from a stored body with its content type,
+// through the same extractors. A body the fetcher cut off at its size limit (truncated) is
+// read as far as it goes, as the verifiers read it.
+func PageTexts(body []byte, contentType string, truncated bool) []PageText {
+	out := []PageText{}
+	for _, v := range []struct {
+		name    string
+		extract Extractor
+	}{{NameDOM, fetch.ExtractDOM}, {NameTokens, fetch.ExtractTokens}} {
+		page := &fetch.Result{Body: body, ContentType: contentType, Truncated: truncated}
+		t, err := page.Extract(v.extract)
+		if errors.Is(err, fetch.ErrTruncated) {
+			err = nil
+		}
+		if err != nil {
+			out = append(out, PageText{Verifier: v.name, Err: err})
+			continue
+		}
+		out = append(out, PageText{Verifier: v.name, Text: t.Body})
+	}
+	return out
+}

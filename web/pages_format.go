@@ -1,0 +1,128 @@
+package web
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"evidenceledger/evidence"
+	"evidenceledger/ledger"
+)
+
+// humanDuration writes d in the unit a person reads: milliseconds under a second, seconds
+// with one decimal under a minute, then minutes and seconds.
+func humanDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", (d+time.Millisecond/2)/time.Millisecond)
+	case d < time.Minute:
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%d min %d s", d/time.Minute, (d%time.Minute)/time.Second)
+}
+
+// noteParts is a citation's note with the hint of a quote that is not on its page taken
+// apart: the closest passage is shown as what it is, not a match.
+type noteParts struct {
+	Text       string
+	Hint       string
+	Similarity string
+}
+
+// hintInNote is how the quote verifiers append the closest passage to a not-found note.
+var hintInNote = regexp.MustCompile(`^(?s)(.*) \(closest passage, (\d+)% of its words, not a match: “(.*)”\)$`)
+
+func splitNote(note string) noteParts {
+	m := hintInNote.FindStringSubmatch(note)
+	if m == nil {
+		return noteParts{Text: note}
+	}
+	return noteParts{Text: m[1], Similarity: m[2], Hint: m[3]}
+}
+
+// checkSummary is what a batch's check came to, in words a person reads at a glance.
+type checkSummary struct {
+	// Checked counts the citations a check has looked at (not reported, or reported with a
+	// seam for a person); Checkable those that can be checked at all.
+	Found, NotFound, Unreachable, Waiting, Unchecked, NotCheckable, Total int
+	// Mostly is true when fewer than half of the checkable citations were found.
+	Mostly bool
+	// Reasons count the citations not found or unreachable by what stopped them, most
+	// frequent first.
+	Reasons []reasonLine
+}
+
+type reasonLine struct {
+	Status evidence.Status
+	Reason string
+	N      int
+}
+
+// urlInNote matches the URLs a note names, which differ from citation to citation.
+var urlInNote = regexp.MustCompile(`\s*\bat https?://\S+|https?://\S+`)
+
+// noteReason is a note's reason without its URLs and hint, so that the same cause counts once.
+func noteReason(note string) string {
+	r := strings.TrimSpace(urlInNote.ReplaceAllString(splitNote(note).Text, ""))
+	if r == "" {
+		return "no reason recorded"
+	}
+	return r
+}
+
+// summarize counts the citations of a batch by what their checks found.
+func summarize(b ledger.Batch) checkSummary {
+	var s checkSummary
+	count := map[[2]string]int{}
+	for _, c := range b.Claims {
+		for _, ct := range c.Citations {
+			s.Total++
+			switch ct.Status {
+			case evidence.StatusFound:
+				s.Found++
+			case evidence.StatusNotFound:
+				s.NotFound++
+				count[[2]string{string(ct.Status), noteReason(ct.Note)}]++
+			case evidence.StatusUnreachable:
+				s.Unreachable++
+				count[[2]string{string(ct.Status), noteReason(ct.Note)}]++
+			default:
+				switch {
+				case !(evidence.Citation{URL: ct.URL, Quote: ct.Quote}).Checkable():
+					s.NotCheckable++
+				case len(ct.OpenSeams) > 0 || ct.Document != nil || len(ct.Verdicts) > 0:
+					s.Waiting++
+				default:
+					s.Unchecked++
+				}
+			}
+		}
+	}
+	for k, n := range count {
+		s.Reasons = append(s.Reasons, reasonLine{Status: evidence.Status(k[0]), Reason: k[1], N: n})
+	}
+	sort.Slice(s.Reasons, func(i, j int) bool {
+		a, b := s.Reasons[i], s.Reasons[j]
+		if a.N != b.N {
+			return a.N > b.N
+		}
+		if a.Status != b.Status {
+			return a.Status < b.Status
+		}
+		return a.Reason < b.Reason
+	})
+	checkable := s.Total - s.NotCheckable
+	s.Mostly = checkable > 0 && s.Found*2 < checkable
+	return s
+}
+
+// Checked counts the citations a check looked at.
+func (s checkSummary) Checked() int { return s.Found + s.NotFound + s.Unreachable + s.Waiting }
+
+// Checkable counts the citations that can be checked at all.
+func (s checkSummary) Checkable() int { return s.Total - s.NotCheckable }
