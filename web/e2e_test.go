@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -46,7 +48,8 @@ type e2eBrowser struct {
 	t   *testing.T
 	ctx context.Context
 	mu  sync.Mutex
-	// exceptions collects uncaught script errors of the pages.
+	// exceptions collects uncaught script errors, console errors and the browser's error
+	// messages (CSP violations, failed loads, invalid patterns) of every page.
 	exceptions []string
 }
 
@@ -87,12 +90,43 @@ func startChromium(t *testing.T) *e2eBrowser {
 			if err != nil {
 				return
 			}
-			b.mu.Lock()
-			b.exceptions = append(b.exceptions, (&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
-			b.mu.Unlock()
+			b.record("uncaught: " + (&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
+		}
+	}()
+	// Console errors of the pages' scripts, and the browser's own errors: a CSP violation, a
+	// resource that failed to load, an invalid pattern attribute.
+	go func() {
+		for ev, err := range chromedp.Events(ctx, runtime.ConsoleAPICalled) {
+			if err != nil {
+				return
+			}
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				b.record("console." + string(ev.Type) + ": " + strings.Join(args, " "))
+			}
+		}
+	}()
+	go func() {
+		for ev, err := range chromedp.Events(ctx, cdplog.EntryAdded) {
+			if err != nil {
+				return
+			}
+			if e := ev.Entry; e != nil && (e.Level == cdplog.EntryLevelError || strings.Contains(e.Text, "Pattern attribute") || strings.Contains(e.Text, "Content Security Policy")) {
+				b.record(fmt.Sprintf("browser %s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
+			}
 		}
 	}()
 	return b
+}
+
+// record keeps a console error or exception of the pages.
+func (b *e2eBrowser) record(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.exceptions = append(b.exceptions, msg)
 }
 
 // do runs steps and fails the test with what was being done.
@@ -225,13 +259,13 @@ func (b *e2eBrowser) shot(name string) {
 	}
 }
 
-// noExceptions fails the test when a page threw.
+// noExceptions fails the test when a page threw or logged an error to the console.
 func (b *e2eBrowser) noExceptions() {
 	b.t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.exceptions) > 0 {
-		b.t.Fatalf("the pages threw: %s", strings.Join(b.exceptions, "; "))
+		b.t.Fatalf("the pages threw or logged errors: %s", strings.Join(b.exceptions, "; "))
 	}
 }
 
@@ -276,6 +310,12 @@ func TestBrowserWalkthrough(t *testing.T) {
 	b.do("open the first-run link",
 		chromedp.Navigate(app.URL+"/setup?token="+setupToken),
 		chromedp.WaitVisible(chromedp.CSS(`input[name="name"]`)),
+	)
+	// The name's pattern is a valid expression for the browser, so it checks names.
+	if !eval[bool](b, `(() => { const i = document.querySelector('input[name="name"]'); i.value = "no spaces"; const bad = i.validity.patternMismatch; i.value = "o.l_g-a"; const ok = !i.validity.patternMismatch; i.value = ""; return bad && ok; })()`) {
+		t.Fatal("the setup form's name pattern does not check names in the browser")
+	}
+	b.do("fill the first-run form",
 		chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "olga"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="password"]`), opPassword),
 		chromedp.SendKeys(chromedp.CSS(`input[name="password2"]`), opPassword),
@@ -321,6 +361,16 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Fatal("a <style> element was injected; the CSP would block it")
 	}
 	b.shot("03-paste-preview")
+	// An edit after the preview is not dropped: the commit is refused in words and the text
+	// as it now is, is previewed again in place.
+	eval[bool](b, `(document.querySelector("#paste-text").value += "\n", true)`)
+	b.do("commit an edited text",
+		chromedp.Click(chromedp.CSS("#commit-button")),
+		chromedp.WaitVisible(chromedp.CSS("#preview .problem")),
+	)
+	if got := b.text("#preview .problem"); !strings.HasPrefix(got, "Not committed: the text was changed after its preview.") || !eval[bool](b, `location.pathname === "/paste"`) {
+		t.Fatalf("commit of an edited text: %q at %s", got, eval[string](b, "location.pathname"))
+	}
 	b.do("commit", chromedp.Click(chromedp.CSS("#commit-button")), chromedp.WaitVisible(chromedp.CSS("#check-button")))
 	b.shot("04-batch")
 
@@ -352,8 +402,14 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Fatalf("the check ended with claim 3 %q, want all done and not_found: %v", end.Statuses[2], seen)
 	}
 	t.Logf("states the batch page showed while checking: %v", seen)
-	if got := b.text("#job-progress"); got != "Check done: 4 of 4 citation(s) checked." {
+	// Claim 1 found, 3 not found, 2 waiting for a person, 4 not checkable: the summary
+	// says plainly that most were not confirmed, and why.
+	if got := b.text("#job-progress"); got != "Check done: 4 of 4 citation(s) checked, but most could not be confirmed: only 1 of 3 checkable citation(s) found at their source." ||
+		!eval[bool](b, `document.querySelector("#job-progress").classList.contains("bad")`) {
 		t.Fatalf("job progress %q", got)
+	}
+	if got := b.text("#check-summary"); !strings.Contains(got, "1 not_found: the quote is not on the page") || !strings.Contains(got, "1 waiting for a person") || !strings.Contains(got, "1 cannot be checked") {
+		t.Fatalf("check summary %q", got)
 	}
 	if got := b.text("#batch-counts"); !strings.Contains(got, "1 found at source, 1 not found, 0 unreachable, 2 reported") || !strings.Contains(got, "1 open seam(s)") {
 		t.Fatalf("counts after the check: %q", got)
@@ -375,10 +431,29 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Fatalf("residual risk %q", got)
 	}
 	b.shot("07-claim")
-	doc := eval[string](b, `document.querySelector('a[href^="/documents/"]').href`)
-	b.do("open the stored page", chromedp.Navigate(doc))
+	claimURL := eval[string](b, "location.href")
+	raw := eval[string](b, `document.querySelector("a.stored-raw").href`)
+	b.do("open the stored page's text", chromedp.Click(chromedp.CSS("a.stored-text")), chromedp.WaitVisible(chromedp.CSS("#text-dom pre")))
+	for _, v := range []string{"dom", "tokens"} {
+		if got := b.text("#match-" + v); !strings.EqualFold(strings.Join(strings.Fields(got), " "), "Nintendo and Apple shocked the world") {
+			t.Fatalf("the %s text marks %q", v, got)
+		}
+	}
+	b.do("go to the match", chromedp.Click(chromedp.CSS(`a[href="#match-dom"]`)))
+	b.shot("11-stored-text")
+	b.do("open the raw bytes", chromedp.Navigate(raw))
 	if ct := eval[string](b, "document.contentType"); ct != "text/plain" {
 		t.Fatalf("the stored page opened as %q", ct)
+	}
+	// The claim that is not on its page: a closest passage, if any, is boxed as not a match.
+	b.do("back to the batch", chromedp.Navigate(claimURL), chromedp.WaitVisible(chromedp.CSS(".verdict-card")))
+	batchPath := eval[string](b, `document.querySelector('a[href^="/batches/"]').getAttribute("href")`)
+	b.do("open the claim not found", chromedp.Navigate(app.URL+batchPath), chromedp.Click(chromedp.CSS(".claim-table tbody tr:nth-child(3) a")), chromedp.WaitVisible(chromedp.CSS(".verdict-card")))
+	if eval[int](b, `document.querySelectorAll(".excerpt mark").length`) != 0 {
+		t.Fatal("the claim whose quote is not on its page shows marked words")
+	}
+	if eval[bool](b, `document.querySelector(".not-a-match") !== null`) && !strings.HasPrefix(b.text(".not-a-match-label"), "Not a match.") {
+		t.Fatalf("the closest passage is not labelled: %q", b.text(".not-a-match"))
 	}
 
 	// Seams: the page that changed between fetches split the verifiers; a person decides.
@@ -390,6 +465,9 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Fatalf("%d verdicts in the disagreement, want 3", n)
 	}
 	b.shot("08-seams")
+	if v := eval[string](b, `document.querySelector('article.seam select[name="decision"]').value`); v != "" {
+		t.Fatalf("the seam form preselects %q", v)
+	}
 	b.do("resolve the seam",
 		chromedp.SetValue(chromedp.CSS(`article.seam select[name="decision"]`), "found_at_source"),
 		chromedp.SendKeys(chromedp.CSS(`article.seam textarea[name="reason"]`), "Opened by hand: the page carries the quote in its second paragraph."),
@@ -401,6 +479,36 @@ func TestBrowserWalkthrough(t *testing.T) {
 	}
 	b.shot("09-seam-resolved")
 
+	// The hand-off report: the claim found and the claim a person decided may be used; the
+	// others are listed with why; it ends with the chain head.
+	b.do("open the report", chromedp.Navigate(app.URL+batchPath+"/report"), chromedp.WaitVisible(chromedp.CSS("#report-summary")))
+	if got := b.text("#report-summary"); got != "2 may be used; 2 may not." {
+		t.Fatalf("report summary %q", got)
+	}
+	if got := b.text("#withheld-reasons"); got != "1 not found at its source; 1 not checked at its source." {
+		t.Fatalf("withheld reasons %q", got)
+	}
+	if n := eval[int](b, `document.querySelectorAll(".report-claim.usable blockquote.excerpt").length`); n != 1 {
+		t.Fatalf("%d usable excerpts, want 1 (the other claim's status is the person's decision)", n)
+	}
+	if got := b.text(".report-claim.usable:nth-of-type(2) .note"); !strings.Contains(got, "Opened by hand") {
+		t.Fatalf("the claim a person decided does not say so: %q", got)
+	}
+	head := b.text("#report-head")
+	b.shot("12-report")
+	md, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch(location.pathname + "?format=md").then(r => r.text())`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("fetch the Markdown report: %v", err)
+	}
+	if !strings.HasPrefix(md, "# Hand-off report: batch b_") || !strings.Contains(md, head) {
+		t.Fatalf("the Markdown report: %.200q", md)
+	}
+	b.do("open the printable report", chromedp.Navigate(app.URL+batchPath+"/report?format=html"), chromedp.WaitVisible(chromedp.CSS("#report-summary")))
+	// Its inline style sheet applies (allowed by its hash): the cards have their border.
+	if w := eval[string](b, `getComputedStyle(document.querySelector(".report-claim")).borderLeftWidth`); w != "4px" {
+		t.Fatalf("the printable report's style sheet did not apply: border %q", w)
+	}
+
 	// Audit: recompute the chain and see it hold.
 	b.do("run the audit",
 		chromedp.Navigate(app.URL+"/audit"),
@@ -410,6 +518,9 @@ func TestBrowserWalkthrough(t *testing.T) {
 	)
 	if got := b.text("#audit-verdict"); got != "The chain holds." {
 		t.Fatalf("audit: %q", got)
+	}
+	if got := b.text("#audit-result"); !regexp.MustCompile(`UTC in \d+(\.\d)? (ms|s)\b`).MatchString(got) {
+		t.Fatalf("audit duration not in human units: %q", got)
 	}
 	b.shot("10-audit")
 	b.noExceptions()

@@ -30,7 +30,7 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-//go:embed static/htmx.min.js static/htmx.LICENSE static/app.css
+//go:embed static/htmx.min.js static/htmx.LICENSE static/app.css static/favicon.svg
 var staticFS embed.FS
 
 // contentSecurityPolicy allows our own scripts, styles and images only: no inline script,
@@ -222,6 +222,8 @@ func (s *server) handleStatic(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "text/javascript; charset=utf-8")
 	case ".css":
 		h.Set("Content-Type", "text/css; charset=utf-8")
+	case ".svg":
+		h.Set("Content-Type", "image/svg+xml")
 	default:
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 	}

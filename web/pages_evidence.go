@@ -130,6 +130,11 @@ func (s *server) pageCommit(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusUnprocessableEntity
 	}
 	if status != 0 {
+		// For htmx the refusal is in the words of the fragment it swaps in, with 200: an
+		// error status would only add a console error to the page.
+		if isHTMX(r) {
+			status = http.StatusOK
+		}
 		s.render(w, r, status, "paste", "preview", view{Title: "Paste research", Data: d})
 		return
 	}
