@@ -196,14 +196,28 @@ var mdEscaper = strings.NewReplacer(
 // mdEscape returns s as literal Markdown text on one line.
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
-// mdCode returns s as a Markdown code span on one line (URLs, hashes): shown literally, with
-// a longer fence when s holds a backtick.
+// mdCode returns s as a Markdown code span on one line (URLs, hashes): shown literally,
+// fenced with one backtick more than the longest run of backticks in s, and padded with
+// spaces when s holds one; "(none)" for nothing.
 func mdCode(s string) string {
 	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-	if strings.Contains(s, "`") {
-		return "`` " + s + " ``"
+	if s == "" {
+		return "(none)"
 	}
-	return "`" + s + "`"
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }
 
 // mdQuote returns s as literal Markdown text in double quotes.
