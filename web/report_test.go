@@ -222,3 +222,41 @@ func TestReportRoutes(t *testing.T) {
 		})
 	}
 }
+
+// TestReportPage: the report inside the pages, for an auditor too, and its downloads.
+func TestReportPage(t *testing.T) {
+	f := newPageFixture(t, "")
+	op := f.browser(t)
+	op.signIn("olga", opPassword)
+	id := commitPaste(t, op, "Claim: The registry counted 4,812 companies.\nSource: https://registry.example/r\nQuote: the registry counted 4,812 companies\n")
+	au := f.browser(t)
+	au.signIn("arno", auPassword)
+	p := au.get("/batches/" + id + "/report")
+	for _, want := range []string{`<strong id="report-summary">0 may be used; 1 may not.</strong>`, "1 not checked at its source.", `href="/batches/` + id + `/report?format=md"`, "<nav>"} {
+		if p.status != 200 || !strings.Contains(p.body, want) {
+			t.Errorf("report page lacks %q: %d", want, p.status)
+		}
+	}
+	if p := au.get("/batches/" + id); !strings.Contains(p.body, `id="report-link" href="/batches/`+id+`/report"`) {
+		t.Error("the batch page does not link its report")
+	}
+	for _, tt := range []struct{ format, ctype, words string }{
+		{"md", "text/markdown; charset=utf-8", "# Hand-off report: batch " + id},
+		{"html", "text/html; charset=utf-8", "<!doctype html>"},
+		{"json", "application/json; charset=utf-8", `"withheld": [`},
+	} {
+		p := au.get("/batches/" + id + "/report?format=" + tt.format)
+		if p.status != 200 || p.header.Get("Content-Type") != tt.ctype || !strings.Contains(p.body, tt.words) || !strings.HasPrefix(p.header.Get("Content-Security-Policy"), "default-src 'none'; style-src 'sha256-") {
+			t.Errorf("download %s: %d %s %v", tt.format, p.status, p.header.Get("Content-Type"), p.header)
+		}
+	}
+	if p := au.get("/batches/" + id + "/report?format=pdf"); p.status != 400 || !strings.Contains(p.body, "want md, html, json") {
+		t.Errorf("unknown format: %d", p.status)
+	}
+	if p := au.get("/batches/b_0000000000000000/report"); p.status != 404 {
+		t.Errorf("unknown batch: %d", p.status)
+	}
+	if p := f.browser(t).get("/batches/" + id + "/report"); p.status == 200 {
+		t.Error("the report is shown to someone not signed in")
+	}
+}

@@ -15,6 +15,7 @@
 //	POST /api/research                     {"text":...} or {"claims":[...]}: 201, the batch and its claims
 //	GET  /api/batches, /api/batches/{id}   batches with their counts
 //	POST /api/batches/{id}/check           202 {"job":...}: check the batch in the background
+//	GET  /api/batches/{id}/report?format=md|html|json   the hand-off report (json by default)
 //	GET  /api/jobs/{id}?wait=SECS          the job's state and progress
 //	GET  /api/claims?batch=&status=&strength=, /api/claims/{id}
 //	                                       claims with citations, documents, verdicts, adjudication
