@@ -103,7 +103,9 @@ func preview(text string) pasteData {
 func (s *server) pagePreview(w http.ResponseWriter, r *http.Request) {
 	d := preview(pasteText(r))
 	status := http.StatusOK
-	if d.Problem != "" {
+	// For htmx the problem is in the words of the fragment, with 200: an error status would
+	// only add a console error to the page.
+	if d.Problem != "" && !isHTMX(r) {
 		status = http.StatusUnprocessableEntity
 	}
 	s.render(w, r, status, "paste", "preview", view{Title: "Preview", Data: d})
@@ -112,8 +114,8 @@ func (s *server) pagePreview(w http.ResponseWriter, r *http.Request) {
 // pageCommit records the previewed text as a batch. The commit button belongs to the form
 // of the text box, so the form carries the text as it is in the box, with the SHA-256 the
 // preview showed: a text edited after its preview is refused with 409 and previewed again
-// (the fragment "preview" for htmx), so an edit is never dropped silently. A commit
-// answers a redirect to the batch (HX-Redirect for htmx).
+// (for htmx the fragment "preview", with 200, its words saying so), so an edit is never
+// dropped silently. A commit answers a redirect to the batch (HX-Redirect for htmx).
 func (s *server) pageCommit(w http.ResponseWriter, r *http.Request) {
 	text := pasteText(r)
 	d := preview(text)

@@ -119,6 +119,11 @@ func TestPastePreviewAndCommit(t *testing.T) {
 			}
 		})
 	}
+	// With htmx a paste that cannot be read is a problem in the fragment's words, with 200,
+	// so the page logs no console error.
+	if p := b.post("/paste/preview", url.Values{"text": {"  \n"}}, "HX-Request", "true"); p.status != 200 || !strings.Contains(p.body, `<p class="problem">The text area is empty`) || strings.Contains(p.body, "Commit as a batch") {
+		t.Fatalf("htmx preview of an empty paste: %d %s", p.status, p.body)
+	}
 	// A form larger than any paste may be is refused before it is read.
 	if p := b.post("/paste/preview", url.Values{"text": {strings.Repeat("%", maxPageForm/3+1)}}); p.status != http.StatusRequestEntityTooLarge || !strings.Contains(p.body, "paste less at once") {
 		t.Fatalf("huge form: %d", p.status)
