@@ -6,6 +6,7 @@
 //	ledger check  --batch ID [--recheck]                            checks a batch without a server
 //	ledger audit                                                    exit 0 when the chain holds, 1 when not
 //	ledger export [--out FILE]                                      the events as JSON lines
+//	ledger export --warc FILE [--batch ID]                          the stored pages as WARC 1.1
 //	ledger keys   [rotate]                                          the public keys; rotate starts a new one
 //	ledger gate   [FILE|-] [--hook] [--check]                       exit 0 allow, 2 block
 //	ledger report --batch ID [--format md|html|json]                what may be handed on, and what may not
