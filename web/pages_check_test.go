@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"net/http"
 	"net/http/httptest"
@@ -181,5 +182,52 @@ func TestCheckRefusals(t *testing.T) {
 	}
 	if p := b.post("/batches/"+id+"/check", url.Values{}); p.status != http.StatusServiceUnavailable {
 		t.Fatalf("check without jobs: %d", p.status)
+	}
+}
+
+// TestCheckSummaryBanner: the line a finished check ends with is green only when every
+// checkable citation was found, red when most were not (or none could be checked), amber in
+// between, and the summary counts the others by reason.
+func TestCheckSummaryBanner(t *testing.T) {
+	f, jobs, site := checkPages(t, 0)
+	b := f.browser(t)
+	b.signIn("olga", opPassword)
+	// Each citation on its own host: the checker's fetcher allows only a few requests of one
+	// URL, and it serves every check of the test.
+	found := func(i int) string {
+		return fmt.Sprintf("Claim: The Bardo museum attack was condemned (%d).\nSource: http://found%d.test:%s/wapo-1\nQuote: \"condemned the attack and said\"\n\n", i, i, site.port)
+	}
+	missing := func(i int) string {
+		return fmt.Sprintf("Claim: Fact %d.\nSource: http://missing%d.test:%s/wapo-1\nQuote: \"a sentence number %d that the page never held\"\n\n", i, i, site.port, i)
+	}
+	for _, tt := range []struct {
+		desc, paste, class string
+		words              []string
+	}{
+		{"none checkable", "Claim: Growth will continue.\nLink: N/A\n", "bad", []string{"but none could be", "1 cannot be checked"}},
+		{"most not found", found(1) + missing(1) + missing(2), "bad", []string{"but most could not be confirmed: only 1 of 3 checkable citation(s)", "2 <span class=\"status not_found\">not_found</span>: the quote is not on the page"}},
+		{"some not found", found(2) + found(3) + missing(3), "warn", []string{"; 2 of 3 checkable citation(s) found at their source.", "<strong>2 of 3 citation(s) found at their source.</strong> The others:"}},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			id := commitPaste(t, b, tt.paste)
+			p := b.post("/batches/"+id+"/check", url.Values{})
+			loc := p.header.Get("Location")
+			job := regexp.MustCompile(`job=(j_[0-9a-f]+)`).FindStringSubmatch(loc)
+			if p.status != http.StatusSeeOther || job == nil {
+				t.Fatalf("check: %d %q", p.status, loc)
+			}
+			if st, ok := jobs.Wait(context.Background(), job[1], 30*time.Second); !ok || st.State != verify.JobDone {
+				t.Fatalf("job: %+v", st)
+			}
+			p = b.get(loc)
+			if !strings.Contains(p.body, `class="verdict `+tt.class+`" id="job-progress">Check done: `) {
+				t.Errorf("the check's line is not %s:\n%s", tt.class, p.body[strings.Index(p.body, "<section id=\"progress\""):])
+			}
+			for _, w := range tt.words {
+				if !strings.Contains(p.body, w) {
+					t.Errorf("the batch page lacks %q", w)
+				}
+			}
+		})
 	}
 }
