@@ -57,7 +57,7 @@ func (s *server) pageDocumentText(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, t := range verify.PageTexts(p.Body, p.ContentType, p.Truncated) {
+	for _, t := range verify.VerifierTexts(p.Body, p.ContentType, p.Truncated) {
 		pt := pageText{Verifier: t.Verifier, Runes: utf8.RuneCountInString(t.Text)}
 		switch {
 		case t.Err != nil:

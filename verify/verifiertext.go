@@ -6,21 +6,21 @@ import (
 	"evidenceledger/fetch"
 )
 
-// PageText is the visible text one default verifier reads from a page body: the text its
+// VerifierText is the visible text one default verifier reads from a page body: the text its
 // quote matching ran over.
-type PageText struct {
+type VerifierText struct {
 	Verifier string
 	Text     string
 	// Err says why the verifier could not read the text; Text is empty then.
 	Err error
 }
 
-// PageTexts returns, in the order the verifiers run, the text each default verifier
+// VerifierTexts returns, in the order the verifiers run, the text each default verifier
 // ([NewDOMVerifier], [NewTokensVerifier]) reads from a stored body with its content type,
 // through the same extractors. A body the fetcher cut off at its size limit (truncated) is
 // read as far as it goes, as the verifiers read it.
-func PageTexts(body []byte, contentType string, truncated bool) []PageText {
-	out := []PageText{}
+func VerifierTexts(body []byte, contentType string, truncated bool) []VerifierText {
+	out := []VerifierText{}
 	for _, v := range []struct {
 		name    string
 		extract Extractor
@@ -31,10 +31,10 @@ func PageTexts(body []byte, contentType string, truncated bool) []PageText {
 			err = nil
 		}
 		if err != nil {
-			out = append(out, PageText{Verifier: v.name, Err: err})
+			out = append(out, VerifierText{Verifier: v.name, Err: err})
 			continue
 		}
-		out = append(out, PageText{Verifier: v.name, Text: t.Body})
+		out = append(out, VerifierText{Verifier: v.name, Text: t.Body})
 	}
 	return out
 }
