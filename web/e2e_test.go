@@ -404,10 +404,11 @@ func TestBrowserWalkthrough(t *testing.T) {
 	t.Logf("states the batch page showed while checking: %v", seen)
 	// Claim 1 found, 3 not found, 2 waiting for a person, 4 not checkable: the summary
 	// says plainly that most were not confirmed, and why.
-	if got := b.text("#job-progress"); got != "Check done: 4 of 4 citation(s) checked, but most could not be confirmed: only 1 of 3 checkable citation(s) found at their source." ||
-		!eval[bool](b, `document.querySelector("#job-progress").classList.contains("bad")`) {
+	if got := b.text("#job-progress"); got != "Check done: 4 of 4 citation(s) checked, but most could not be confirmed: only 1 of 3 checkable citation(s) found at their source." {
 		t.Fatalf("job progress %q", got)
 	}
+	// The class settles after the swap (htmx keeps the old one for a moment): wait for it.
+	b.do("see the check's line in red", chromedp.WaitVisible(chromedp.CSS("#job-progress.verdict.bad")))
 	if got := b.text("#check-summary"); !strings.Contains(got, "1 not_found: the quote is not on the page") || !strings.Contains(got, "1 waiting for a person") || !strings.Contains(got, "1 cannot be checked") {
 		t.Fatalf("check summary %q", got)
 	}

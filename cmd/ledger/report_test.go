@@ -14,8 +14,8 @@ import (
 )
 
 // checkedBatch makes a ledger in a temporary directory with one batch checked at a loopback
-// site: one claim found, one not found, one unreachable (404 page), one without a source. It
-// returns the data directory, the batch id and the site's URL.
+// site: one claim found, one not found, one whose page does not exist (a 404: not found),
+// one without a source. It returns the data directory, the batch id and the site's URL.
 func checkedBatch(t *testing.T) (data, batch, site string) {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -70,7 +70,7 @@ func TestReport(t *testing.T) {
 		"### 1. The registry counted 4,812 companies.",
 		"- Found at `" + site + "/report`",
 		"  - The page's own words: “In 2025 the registry counted 4,812 companies",
-		"1 not found at its source; 1 its source could not be read; 1 not checked at its source.",
+		"2 not found at its source; 1 not checked at its source.",
 		"no URL, quote “we expect growth to continue”, reported: no source of record",
 	} {
 		if !strings.Contains(r.stdout, want) {
