@@ -368,8 +368,9 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 	return gc, nil
 }
 
-// judge returns what keeps ledger claim lc from verifying claim c; none when it does. It
-// adds to gc the next step of each problem.
+// judge returns what keeps ledger claim lc from verifying claim c; none when it does. Whether
+// lc may be handed on at all is evidence.HandOn's rule; the gate adds the minimum strength and
+// the match of c's words and citations. It adds to gc the next step of each problem.
 func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	var problems []string
 	var seams []string
@@ -377,7 +378,14 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 	for _, ct := range lc.Citations {
 		seams = append(seams, ct.OpenSeams...)
 	}
-	if lc.Status != evidence.StatusFound {
+	statuses := make([]evidence.Status, len(lc.Citations))
+	for i, ct := range lc.Citations {
+		statuses[i] = ct.Status
+	}
+	// The rule of what may leave the ledger as verified is evidence.HandOn's (the report uses
+	// it too); what follows only says in words why it withholds the claim.
+	withheld := evidence.HandOn(lc.Status, len(seams), statuses)
+	if withheld != evidence.HandOnOK && lc.Status != evidence.StatusFound {
 		problems = append(problems, fmt.Sprintf("it is %s, not %s", lc.Status, evidence.StatusFound))
 		switch {
 		case lc.Status == evidence.StatusNotFound:
@@ -400,6 +408,9 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 			problems = append(problems, fmt.Sprintf("its citation %s (%s) is not_found: the quote is not on that page, or the page does not exist; a fabricated citation beside a found one is a fabrication", ct.ID, ct.URL))
 			gc.step(stepNotFound)
 		}
+	}
+	if withheld != evidence.HandOnOK && len(problems) == 0 {
+		problems = append(problems, string(withheld))
 	}
 	if lc.Strength.Rank() < min.Rank() {
 		st := string(lc.Strength)
