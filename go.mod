@@ -3,6 +3,7 @@ module evidenceledger
 go 1.26.8
 
 require (
+	filippo.io/torchwood v0.6.1
 	github.com/PuerkitoBio/goquery v1.14.0
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
@@ -11,7 +12,9 @@ require (
 	github.com/internetarchive/gowarc v0.8.96
 	github.com/nlnwa/gowarc/v3 v3.1.0
 	github.com/temoto/robotstxt v1.1.2
+	github.com/transparency-dev/merkle v0.0.2
 	golang.org/x/crypto v0.59.0
+	golang.org/x/mod v0.42.0
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.44.0
 	modernc.org/sqlite v1.62.0

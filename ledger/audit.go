@@ -17,6 +17,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/transparency-dev/merkle/compact"
+	"github.com/transparency-dev/merkle/proof"
+	"github.com/transparency-dev/merkle/rfc6962"
+	"golang.org/x/mod/sumdb/tlog"
 )
 
 // Problem is one thing the audit found wrong. Seq names the event (0 when the problem is in a
@@ -30,10 +35,27 @@ type Problem struct {
 // Report is the outcome of an audit, as GET /api/audit answers it. Problems are ordered by
 // seq, table problems without a seq last; the first one is the first bad event.
 type Report struct {
-	OK       bool      `json:"ok"`
-	Events   int64     `json:"events"`
-	Head     string    `json:"head"`
+	OK     bool   `json:"ok"`
+	Events int64  `json:"events"`
+	Head   string `json:"head"`
+	// Root is the standard base64 of the RFC 6962 Merkle tree root over all the events, as
+	// the audit recomputed it: compare it with a checkpoint of size Events.
+	Root     string    `json:"root,omitempty"`
 	Problems []Problem `json:"problems"`
+}
+
+// AuditOptions ask more of an audit than that the chain agrees with itself.
+type AuditOptions struct {
+	// Checkpoint is a signed checkpoint note the auditor kept earlier. It must verify under
+	// one of the note keys of Keys, and the audited log must extend it: its first Size events
+	// must have the checkpoint's root. A rewritten history, a cut tail or a fork fails.
+	Checkpoint []byte
+	// Keys is the keys document the auditor trusts (as `ledger keys` prints it), which gives
+	// the checkpoint's verifier keys; needed with Checkpoint or Witnesses.
+	Keys *KeyHistory
+	// Witnesses are cosigner verifier keys (C2SP tlog-cosignature) that must have cosigned
+	// Checkpoint, or, without it, the ledger's latest checkpoint (online audit).
+	Witnesses []string
 }
 
 // maxProblems bounds the problems a report keeps (the lowest seqs are kept).
@@ -77,12 +99,12 @@ func (p *problemList) addAll(q *problemList) {
 	}
 }
 
-func (p *problemList) report(events int64, head string) Report {
+func (p *problemList) report(events int64, head, root string) Report {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.sortAndTrim()
 	list := append([]Problem{}, p.list...)
-	return Report{OK: len(list) == 0, Events: events, Head: head, Problems: list}
+	return Report{OK: len(list) == 0, Events: events, Head: head, Root: root, Problems: list}
 }
 
 // auditBatch is a run of consecutive events handed to the signature workers (and, in Audit,
@@ -91,6 +113,15 @@ func (p *problemList) report(events int64, head string) Report {
 type auditBatch struct {
 	evs  []Event
 	pubs []ed25519.PublicKey
+	cps  []checkpointJob
+}
+
+// checkpointJob is a stored checkpoint whose signature a worker checks: it must verify under
+// pub, the key current after event size.
+type checkpointJob struct {
+	size int64
+	note []byte
+	pub  ed25519.PublicKey
 }
 
 // auditBatchSize is the number of events per batch: large enough that channel hand-offs cost
@@ -102,7 +133,17 @@ const auditBatchSize = 256
 // than a bounded queue of batches.
 type chainChecker struct {
 	probs   *problemList
-	anchors map[string]ed25519.PublicKey // trusted keys (offline audit), or nil
+	anchors *KeyHistory // trusted keys (offline audit), or nil
+	keysIn  int         // keys the chain has introduced so far
+
+	tree     *compact.Range // the Merkle tree over the events so far
+	badLeaf  bool           // an event's hash was not 64 hex characters
+	stored   func() (int64, []byte, bool)
+	nextCP   int64  // size of the next stored checkpoint, 0 when none is left
+	nextNote []byte // its note
+	want     *Checkpoint // the auditor's checkpoint, or nil
+	wantSeen bool
+	pending  []checkpointJob
 
 	next    int64
 	prev    string
@@ -120,9 +161,10 @@ type chainChecker struct {
 
 // newChainChecker starts the signature workers. Set replay before the first add to have
 // every batch of events sent there too (after the workers have it); closeQueue closes it.
-func newChainChecker(probs *problemList, anchors map[string]ed25519.PublicKey) *chainChecker {
+func newChainChecker(probs *problemList, anchors *KeyHistory) *chainChecker {
 	workers := runtime.NumCPU()
-	c := &chainChecker{probs: probs, anchors: anchors, next: 1, prev: zeroHash, jobs: make(chan auditBatch, 2*workers)}
+	c := &chainChecker{probs: probs, anchors: anchors, next: 1, prev: zeroHash, jobs: make(chan auditBatch, 2*workers),
+		tree: rfc6962Range.NewEmptyRange(0)}
 	for range workers {
 		c.wg.Add(1)
 		go func() {
@@ -133,10 +175,88 @@ func newChainChecker(probs *problemList, anchors map[string]ed25519.PublicKey) *
 						c.verify(&b.evs[i], b.pubs[i])
 					}
 				}
+				for _, j := range b.cps {
+					c.verifyCheckpoint(j)
+				}
 			}
 		}()
 	}
 	return c
+}
+
+// rfc6962Range makes compact ranges of RFC 6962 trees over SHA-256.
+var rfc6962Range = &compact.RangeFactory{Hash: rfc6962.DefaultHasher.HashChildren}
+
+// useStored has the checker compare the stored checkpoints, which next returns in size order
+// (ok false after the last), with the tree it recomputes. Call it before the first add.
+func (c *chainChecker) useStored(next func() (int64, []byte, bool)) {
+	c.stored = next
+	c.advanceStored()
+}
+
+func (c *chainChecker) advanceStored() {
+	c.nextCP = 0
+	if size, text, ok := c.stored(); ok {
+		c.nextCP, c.nextNote = size, text
+	}
+}
+
+// root returns the recomputed root of the events added so far.
+func (c *chainChecker) root() tlog.Hash {
+	var h tlog.Hash
+	if c.events == 0 {
+		return tlog.Hash(sha256.Sum256(nil))
+	}
+	r, _ := c.tree.GetRootHash(nil)
+	copy(h[:], r)
+	return h
+}
+
+// addLeaf extends the recomputed tree with ev and checks the checkpoints of this size.
+func (c *chainChecker) addLeaf(ev *Event) {
+	leaf, err := leafData(ev)
+	if err != nil {
+		c.badLeaf = true
+		leaf = make([]byte, 32)
+	}
+	c.tree.Append(rfc6962.DefaultHasher.HashLeaf(leaf), nil)
+	if c.want != nil && c.want.Size == ev.Seq && !c.badLeaf {
+		c.wantSeen = true
+		if root := c.root(); root != c.want.Root {
+			c.probs.add(ev.Seq, "", "the log does not extend the checkpoint you hold: its first %d events have root %s, but your checkpoint of size %d says %s: the history up to event %d was rewritten, or this is a fork", ev.Seq, rootB64(root), c.want.Size, rootB64(c.want.Root), ev.Seq)
+		}
+	}
+	for c.stored != nil && c.nextCP != 0 && c.nextCP <= ev.Seq {
+		if c.nextCP < ev.Seq {
+			c.probs.add(c.nextCP, "checkpoints", "checkpoint of size %d: it is out of order", c.nextCP)
+			c.advanceStored()
+			continue
+		}
+		cp, err := parseCheckpointNote(c.nextNote)
+		switch {
+		case err != nil:
+			c.probs.add(ev.Seq, "checkpoints", "checkpoint of size %d: %v", ev.Seq, err)
+		case cp.Size != ev.Seq:
+			c.probs.add(ev.Seq, "checkpoints", "checkpoint stored under size %d says size %d", ev.Seq, cp.Size)
+		case !c.badLeaf && cp.Root != c.root():
+			c.probs.add(ev.Seq, "checkpoints", "checkpoint of size %d: its root %s is not the root %s of the first %d events: the events or the checkpoint were changed after it was signed", ev.Seq, rootB64(cp.Root), rootB64(c.root()), ev.Seq)
+		default:
+			c.pending = append(c.pending, checkpointJob{size: ev.Seq, note: c.nextNote, pub: c.pub})
+		}
+		c.advanceStored()
+	}
+}
+
+// verifyCheckpoint checks a stored checkpoint's signature under the key current at its size.
+func (c *chainChecker) verifyCheckpoint(j checkpointJob) {
+	cp, _ := parseCheckpointNote(j.note)
+	vkey, err := NoteKey(cp.Origin, j.pub)
+	if err == nil {
+		_, err = OpenCheckpoint(j.note, []string{vkey}, nil)
+	}
+	if err != nil {
+		c.probs.add(j.size, "checkpoints", "checkpoint of size %d: it is not signed by the key current at that size (%s): %v", j.size, KeyID(j.pub), err)
+	}
 }
 
 // verify re-hashes an event and checks its signature. A payload already in canonical form
@@ -199,8 +319,11 @@ func (c *chainChecker) add(ev Event) {
 	if !ok {
 		pub = nil
 	}
+	c.addLeaf(&ev)
 	c.batch.evs = append(c.batch.evs, ev)
 	c.batch.pubs = append(c.batch.pubs, pub)
+	c.batch.cps = append(c.batch.cps, c.pending...)
+	c.pending = c.pending[:0]
 	if len(c.batch.evs) == auditBatchSize {
 		c.flush()
 	}
@@ -267,12 +390,40 @@ func (c *chainChecker) namedKey(ev *Event) (string, ed25519.PublicKey, bool) {
 		return "", nil, false
 	}
 	if c.anchors != nil {
-		if a, ok := c.anchors[p.KeyID]; !ok || !bytes.Equal(a, pub) {
-			c.probs.add(ev.Seq, "", "event %d: it introduces key %s, which is not in the keys file", ev.Seq, p.KeyID)
+		k := c.keysIn
+		switch {
+		case k >= len(c.anchors.IDs):
+			c.probs.add(ev.Seq, "", "event %d: it introduces key %s, which is not in the keys file (its %d key(s) were all introduced before)", ev.Seq, p.KeyID, len(c.anchors.IDs))
+			return "", nil, false
+		case c.anchors.IDs[k] != p.KeyID || !bytes.Equal(c.anchors.Pub[p.KeyID], pub):
+			if _, known := c.anchors.Pub[p.KeyID]; known {
+				c.probs.add(ev.Seq, "", "event %d: it introduces key %s, but the keys file lists %s as key %d: the keys file is a history, and the chain introduces its keys in another order", ev.Seq, p.KeyID, c.anchors.IDs[k], k+1)
+			} else {
+				c.probs.add(ev.Seq, "", "event %d: it introduces key %s, which is not in the keys file (key %d there is %s)", ev.Seq, p.KeyID, k+1, c.anchors.IDs[k])
+			}
 			return "", nil, false
 		}
 	}
+	c.keysIn++
 	return p.KeyID, pub, true
+}
+
+// end reports what can only be known after the last event: keys of the keys file the chain
+// never introduced, the auditor's checkpoint beyond the end, stored checkpoints beyond it.
+func (c *chainChecker) end() {
+	if c.anchors != nil && c.keysIn < len(c.anchors.IDs) && c.events > 0 {
+		c.probs.add(c.next, "", "the keys file lists %d keys, but the chain introduces only %d: key %s never entered it; a key.rotated event is missing (the history was rewritten) or the keys file belongs to another ledger", len(c.anchors.IDs), c.keysIn, c.anchors.IDs[c.keysIn])
+	}
+	if c.want != nil && !c.wantSeen && c.want.Size > c.events {
+		c.probs.add(c.next, "", "the log has only %d events, but the checkpoint you hold covers %d: its tail was cut, or it was rewritten shorter", c.events, c.want.Size)
+	}
+	if c.badLeaf && c.want != nil {
+		c.probs.add(0, "", "the tree cannot be recomputed, because an event's hash is not 64 hex characters, so the checkpoint you hold cannot be checked")
+	}
+	for c.stored != nil && c.nextCP != 0 {
+		c.probs.add(c.nextCP, "checkpoints", "checkpoint of size %d: it covers more events than the log has (%d): events were removed after it was signed", c.nextCP, c.events)
+		c.advanceStored()
+	}
 }
 
 // closeQueue hands on the last batch and closes the workers' queue and the replay channel.
@@ -287,6 +438,7 @@ func (c *chainChecker) closeQueue() {
 
 // finish closes the queue and waits for the queued checks.
 func (c *chainChecker) finish() {
+	c.end()
 	c.closeQueue()
 	c.wg.Wait()
 }
@@ -301,6 +453,22 @@ func (c *chainChecker) finish() {
 // Findings are in the report; the error is for an audit that could not run (the database
 // cannot be read, no temporary file can be made).
 func (s *Store) Audit(ctx context.Context) (Report, error) {
+	return s.AuditWith(ctx, AuditOptions{})
+}
+
+// AuditWith is [Store.Audit] that also holds the log to what opts give: a checkpoint the
+// auditor kept (the log must extend it, which a consistency proof from the stored tree
+// confirms), and witnesses whose cosignatures are required. It also checks every stored
+// checkpoint against the recomputed tree and the key current at its size, that the
+// append-only triggers are in place, and that every stored blob is named by an event.
+//
+// A checkpoint that does not verify under opts.Keys is an error, not a finding: the audit
+// cannot hold the log to it.
+func (s *Store) AuditWith(ctx context.Context, opts AuditOptions) (Report, error) {
+	want, err := opts.checkpoint()
+	if err != nil {
+		return Report{}, fmt.Errorf("audit: %w", err)
+	}
 	rtx, err := s.rdb.BeginTx(ctx, nil)
 	if err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
@@ -314,13 +482,38 @@ func (s *Store) Audit(ctx context.Context) (Report, error) {
 
 	probs := &problemList{}
 	c := newChainChecker(probs, nil)
+	c.want = want
 	c.replay = rp.events
-	go rp.run(probs)
+	cps, err := rtx.QueryContext(ctx, "SELECT size, note FROM checkpoints ORDER BY size")
+	if err != nil {
+		return Report{}, fmt.Errorf("audit: read checkpoints: %w", err)
+	}
+	defer cps.Close()
+	var cpErr error
+	c.useStored(func() (int64, []byte, bool) {
+		if cpErr != nil || !cps.Next() {
+			return 0, nil, false
+		}
+		var size int64
+		var text string
+		if cpErr = cps.Scan(&size, &text); cpErr != nil {
+			return 0, nil, false
+		}
+		return size, []byte(text), true
+	})
+	go rp.run(ctx, probs)
 	err = eachEvent(ctx, rtx, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events ORDER BY seq", c.add)
+	c.end()
 	c.closeQueue()
 	defer c.wg.Wait()
 	if rerr := <-rp.done; err == nil {
 		err = rerr
+	}
+	if err == nil {
+		err = cpErr
+	}
+	if err == nil {
+		err = cps.Err()
 	}
 	if err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
@@ -332,14 +525,110 @@ func (s *Store) Audit(ctx context.Context) (Report, error) {
 	if err := checkBlobs(ctx, rtx, stored); err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
 	}
+	if err := checkTriggers(ctx, rtx, rp.db, stored); err != nil {
+		return Report{}, fmt.Errorf("audit: %w", err)
+	}
 	for _, t := range projectionTables {
 		if err := compareTable(ctx, rtx, rp.db, t, stored); err != nil {
 			return Report{}, fmt.Errorf("audit: compare table %s: %w", t.name, err)
 		}
 	}
+	root := c.root()
+	if want != nil && want.Size <= c.events {
+		checkConsistency(ctx, rtx, want, c.events, root, stored)
+	}
+	if len(opts.Witnesses) > 0 && want == nil {
+		if err := checkLatestCosigned(ctx, rtx, opts, stored); err != nil {
+			return Report{}, fmt.Errorf("audit: %w", err)
+		}
+	}
 	c.wg.Wait()
 	probs.addAll(stored)
-	return probs.report(c.events, c.head), nil
+	return probs.report(c.events, c.head, rootB64(root)), nil
+}
+
+// checkpoint verifies the auditor's checkpoint, if any, under the trusted keys and witnesses.
+func (o AuditOptions) checkpoint() (*Checkpoint, error) {
+	if o.Checkpoint == nil {
+		return nil, nil
+	}
+	if o.Keys == nil {
+		return nil, fmt.Errorf("a checkpoint is checked with the keys file you trust (--keys): %w", ErrInvalid)
+	}
+	cp, err := OpenCheckpoint(o.Checkpoint, o.Keys.NoteKeys, o.Witnesses)
+	if err != nil {
+		return nil, fmt.Errorf("your checkpoint: %w", err)
+	}
+	return &cp, nil
+}
+
+// checkConsistency proves from the stored tree that the log of size to (root) extends the
+// auditor's checkpoint, and checks the proof with the transparency-dev verifier.
+func checkConsistency(ctx context.Context, q queryer, want *Checkpoint, to int64, root tlog.Hash, probs *problemList) {
+	p, err := tlog.ProveTree(to, want.Size, storedHashes{ctx: ctx, q: q})
+	if err == nil {
+		err = proof.VerifyConsistency(rfc6962.DefaultHasher, uint64(want.Size), uint64(to), hashBytes(p), want.Root[:], root[:])
+	}
+	if err != nil {
+		probs.add(want.Size, "tree_hashes", "no consistency proof from your checkpoint of size %d to the log of size %d verifies: %v", want.Size, to, err)
+	}
+}
+
+// checkLatestCosigned requires the witnesses' cosignatures on the latest stored checkpoint.
+func checkLatestCosigned(ctx context.Context, tx *sql.Tx, opts AuditOptions, probs *problemList) error {
+	cp, err := latestCheckpoint(ctx, tx)
+	if err != nil {
+		return err
+	}
+	keys := []string{}
+	if opts.Keys != nil {
+		keys = opts.Keys.NoteKeys
+	} else {
+		rows, err := tx.QueryContext(ctx, "SELECT public_key FROM keys ORDER BY seq")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var b64 string
+			if err := rows.Scan(&b64); err != nil {
+				return err
+			}
+			if pub, err := decodePublicKey(b64); err == nil {
+				if k, err := NoteKey(cp.Origin, pub); err == nil {
+					keys = append(keys, k)
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	if _, err := OpenCheckpoint(cp.Note, keys, opts.Witnesses); err != nil {
+		probs.add(cp.Size, "cosignatures", "the latest checkpoint (size %d): %v", cp.Size, err)
+	}
+	return nil
+}
+
+// checkTriggers reports every append-only trigger of the migrations that the store lacks or
+// holds in another form (the replay database, freshly migrated, has them all).
+func checkTriggers(ctx context.Context, stored *sql.Tx, fresh *sql.DB, probs *problemList) error {
+	want, err := schemaTriggers(ctx, fresh)
+	if err != nil {
+		return err
+	}
+	have, err := schemaTriggers(ctx, stored)
+	if err != nil {
+		return err
+	}
+	for _, name := range triggerDiff(want, have) {
+		what := "was dropped"
+		if _, ok := have[name]; ok {
+			what = "was changed"
+		}
+		probs.add(0, "triggers", "trigger %s, which keeps its table append-only, %s behind the program's back; the table could be rewritten meanwhile (opening the ledger for writing restores it)", name, what)
+	}
+	return nil
 }
 
 // eachEvent streams the events a query selects (the ten columns in export order).
@@ -439,8 +728,9 @@ func newReplay(ctx context.Context) (*replay, error) {
 
 // run applies every event it receives in one transaction, and reports on done when the
 // channel is closed. After an error it drains the channel.
-func (r *replay) run(probs *problemList) {
+func (r *replay) run(ctx context.Context, probs *problemList) {
 	tx, err := r.db.Begin()
+	var leaves int64 // events in the rebuilt tree: a leaf for each event, in the order given
 	for evs := range r.events {
 		if err != nil {
 			continue
@@ -449,6 +739,12 @@ func (r *replay) run(probs *problemList) {
 			if perr := apply(tx, &evs[i]); perr != nil {
 				probs.add(evs[i].Seq, "", "event %d: replaying it into an empty database fails: %v", evs[i].Seq, perr)
 			}
+		}
+		terr := appendTree(ctx, tx, leaves, evs)
+		leaves += int64(len(evs))
+		if terr != nil {
+			probs.add(evs[0].Seq, "tree_hashes", "the Merkle tree cannot be rebuilt from event %d on: %v", evs[0].Seq, terr)
+			err = terr
 		}
 	}
 	if err == nil {

@@ -214,12 +214,17 @@ func TestExportAuditRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	// A tail cut after a whole line is a shorter chain that holds: the export alone cannot
-	// show it, so the report's event count and head are what an auditor compares with the
-	// ledger's published head (docs/chain.md).
-	cut, err := AuditExport(ctx, strings.NewReader(strings.Join(lines[:8], "")), bytes.NewReader(keys.Bytes()))
-	if err != nil || !cut.OK || cut.Events != 8 || cut.Head == rep.Head || !strings.Contains(lines[7], `"hash":"`+cut.Head+`"`) {
-		t.Fatalf("export cut after event 8: %+v %v; want a holding chain of 8 whose head is event 8's hash, not %s", cut, err, rep.Head)
+	// A tail cut after a whole line that keeps every key.rotated is a shorter chain that
+	// holds: the export and keys alone cannot show it, so the report's event count, head and
+	// root are what an auditor compares with a checkpoint (docs/chain.md).
+	cut, err := AuditExport(ctx, strings.NewReader(strings.Join(lines[:10], "")), bytes.NewReader(keys.Bytes()))
+	if err != nil || !cut.OK || cut.Events != 10 || cut.Head == rep.Head || !strings.Contains(lines[9], `"hash":"`+cut.Head+`"`) {
+		t.Fatalf("export cut after event 10: %+v %v; want a holding chain of 10 whose head is event 10's hash, not %s", cut, err, rep.Head)
+	}
+	// A cut that drops the key.rotated of event 9 leaves a key of the keys file unintroduced.
+	cut, err = AuditExport(ctx, strings.NewReader(strings.Join(lines[:8], "")), bytes.NewReader(keys.Bytes()))
+	if err != nil || cut.OK || !strings.Contains(cut.Problems[0].Problem, "never entered") {
+		t.Fatalf("export cut before the rotation: %+v %v; want the lost key named", cut, err)
 	}
 	if _, err := AuditExport(ctx, &export, strings.NewReader(`{"keys":[{"id":"00","alg":"Ed25519","public_key":"AAAA"}]}`)); err == nil {
 		t.Error("a bad keys file was accepted")

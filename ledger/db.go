@@ -66,6 +66,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := ownerOnly(path); err != nil {
 		return nil, err
 	}
+	if opts.Origin != "" {
+		if err := checkOrigin(opts.Origin); err != nil {
+			return nil, fmt.Errorf("open ledger: %w", err)
+		}
+	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -82,8 +87,12 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
 	}
-	s := &Store{dir: dir, path: path, now: now, wdb: wdb, rdb: rdb}
+	s := &Store{dir: dir, path: path, now: now, origin: opts.Origin, wdb: wdb, rdb: rdb}
 	if err := migrate(ctx, wdb); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
+	}
+	if err := restoreTriggers(ctx, wdb); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
 	}
@@ -91,7 +100,63 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	if err := s.completeTree(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open ledger: %w", err)
+	}
 	return s, nil
+}
+
+// OpenReadOnly opens the ledger in dir for reading only, as an auditor does: it needs no
+// signing key and writes nothing, not even a file mode, so it works on a copy of ledger.db
+// that its reader may not write, in a directory it may not write. The read-only commands
+// work on it ([Store.Audit], [Store.Export], [Store.Events], [Store.Keys],
+// [Store.Checkpoint], the proofs); anything that records fails.
+//
+// It refuses, with an error that says what to do, a directory without ledger.db, a file that
+// is not a ledger, and a ledger whose schema is older or newer than this program's (an older
+// one is upgraded by opening it once with write access).
+func OpenReadOnly(ctx context.Context, dir string) (*Store, error) {
+	path := filepath.Join(dir, dbFileName)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open ledger: no ledger database in %s: %w", dir, err)
+	}
+	if err := inspectFile(ctx, path); err != nil {
+		return nil, err
+	}
+	db, err := openReadOnlyDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
+	}
+	if latest := latestMigration(); version < latest {
+		db.Close()
+		return nil, fmt.Errorf("open ledger database %s: its schema version %d is older than this program's (%d); open it once with write access (ledger serve, import or check) to upgrade it, then audit: %w", path, version, latest, ErrInvalid)
+	}
+	return &Store{dir: dir, path: path, now: time.Now, readOnly: true, wdb: db, rdb: db}, nil
+}
+
+// openReadOnlyDB opens path with SQLite's read-only mode. A database in WAL mode whose -shm
+// file cannot be made (the directory is read-only) is opened as immutable instead, which is
+// right for a copy nothing else writes.
+func openReadOnlyDB(ctx context.Context, path string) (*sql.DB, error) {
+	var last error
+	for _, mode := range []string{"mode=ro", "immutable=1"} {
+		db, err := sql.Open("sqlite", "file:"+path+"?"+mode+"&_pragma=busy_timeout(20000)&_pragma=query_only(1)")
+		if err != nil {
+			return nil, fmt.Errorf("open ledger database %s: %w", path, err)
+		}
+		var n int
+		if last = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); last == nil {
+			return db, nil
+		}
+		db.Close()
+	}
+	return nil, fmt.Errorf("open ledger database %s read-only: %w", path, last)
 }
 
 // dbFileMode is the mode of the database and its -wal and -shm files: they hold token and

@@ -97,8 +97,25 @@ func AuditExport(ctx context.Context, export, keys io.Reader) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("audit export: %w", err)
 	}
+	return AuditExportWith(ctx, export, AuditOptions{Keys: anchors})
+}
+
+// AuditExportWith is [AuditExport] with the keys already read into opts.Keys (required), and
+// with the auditor's checkpoint, if opts gives one: the export's first Size events must have
+// its root (a rewritten history, a cut tail or a fork fails, naming the size). The key
+// history is checked too: the chain's key.created and key.rotated events must introduce
+// exactly the keys of opts.Keys, in its order.
+func AuditExportWith(ctx context.Context, export io.Reader, opts AuditOptions) (Report, error) {
+	if opts.Keys == nil {
+		return Report{}, fmt.Errorf("audit export: the keys file you trust is needed: %w", ErrInvalid)
+	}
+	want, err := opts.checkpoint()
+	if err != nil {
+		return Report{}, fmt.Errorf("audit export: %w", err)
+	}
 	probs := &problemList{}
-	c := newChainChecker(probs, anchors)
+	c := newChainChecker(probs, opts.Keys)
+	c.want = want
 	br := bufio.NewReaderSize(export, 1<<16)
 	for line := 1; ; line++ {
 		if err := ctx.Err(); err != nil {
@@ -125,5 +142,5 @@ func AuditExport(ctx context.Context, export, keys io.Reader) (Report, error) {
 	if c.events == 0 {
 		probs.add(0, "", "the export holds no events; a ledger's export begins with its key.created event")
 	}
-	return probs.report(c.events, c.head), nil
+	return probs.report(c.events, c.head, rootB64(c.root())), nil
 }

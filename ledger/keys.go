@@ -32,6 +32,10 @@ type PublicKey struct {
 	ID        string `json:"id"`         // first 16 lowercase hex characters of SHA-256(public key)
 	Alg       string `json:"alg"`        // always "Ed25519"
 	PublicKey string `json:"public_key"` // standard base64 of the 32-byte public key
+	// NoteKey is the key's signed-note verifier key for the ledger's checkpoints,
+	// "<origin>+<8 hex>+<base64>" (golang.org/x/mod/sumdb/note); absent before the ledger's
+	// first checkpoint and in keys files written before checkpoints existed.
+	NoteKey string `json:"note_key,omitempty"`
 }
 
 // KeySet is the document `ledger keys` prints: every key the chain has used, oldest first.
@@ -52,38 +56,65 @@ func KeyID(pub ed25519.PublicKey) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// Keys returns every key the chain has used, oldest first.
+// Keys returns every key the chain has used, oldest first, each with its verifier key for
+// the ledger's checkpoints.
 func (s *Store) Keys(ctx context.Context) (KeySet, error) {
-	rows, err := s.rdb.QueryContext(ctx, "SELECT id, public_key FROM keys ORDER BY seq")
+	tx, err := s.rdb.BeginTx(ctx, nil)
 	if err != nil {
 		return KeySet{}, fmt.Errorf("list keys: %w", err)
 	}
-	defer rows.Close()
+	defer tx.Rollback()
 	set := KeySet{Keys: []PublicKey{}}
-	for rows.Next() {
+	err = eachRow(ctx, tx, "SELECT id, public_key FROM keys ORDER BY seq", nil, func(rows *sql.Rows) error {
 		k := PublicKey{Alg: "Ed25519"}
 		if err := rows.Scan(&k.ID, &k.PublicKey); err != nil {
-			return KeySet{}, fmt.Errorf("list keys: %w", err)
+			return err
 		}
 		set.Keys = append(set.Keys, k)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return KeySet{}, fmt.Errorf("list keys: %w", err)
+	}
+	if len(set.Keys) == 0 {
+		return set, nil
+	}
+	origin, err := chainOrigin(ctx, tx, s.origin)
+	if err != nil {
+		return KeySet{}, fmt.Errorf("list keys: %w", err)
+	}
+	for i, k := range set.Keys {
+		pub, err := decodePublicKey(k.PublicKey)
+		if err != nil {
+			return KeySet{}, fmt.Errorf("list keys: key %s: %w", k.ID, err)
+		}
+		if set.Keys[i].NoteKey, err = NoteKey(origin, pub); err != nil {
+			return KeySet{}, fmt.Errorf("list keys: key %s: %w", k.ID, err)
+		}
 	}
 	return set, nil
 }
 
+// KeyHistory is a keys document an auditor trusts, read by [ParseKeys]: the chain's keys in
+// the order the chain must introduce them (key.created, then each key.rotated).
+type KeyHistory struct {
+	IDs      []string                     // key ids, oldest first
+	Pub      map[string]ed25519.PublicKey // the keys by id
+	NoteKeys []string                     // the keys' checkpoint verifier keys, where given
+}
+
 // ParseKeys reads a keys document ({"keys":[...]}, as `ledger keys` prints it) and returns
-// the keys by id. It fails with an error wrapping [ErrInvalid] when the document is not that
-// shape, a key is not a 32-byte Ed25519 key in standard base64, or an id does not match its key.
-func ParseKeys(r io.Reader) (map[string]ed25519.PublicKey, error) {
+// the keys in order. It fails with an error wrapping [ErrInvalid] when the document is not
+// that shape, a key is not a 32-byte Ed25519 key in standard base64, an id does not match its
+// key, a key is listed twice, or a note key is not the Ed25519 note key of its key.
+func ParseKeys(r io.Reader) (*KeyHistory, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	var set KeySet
 	if err := dec.Decode(&set); err != nil {
 		return nil, fmt.Errorf("read keys file: it is not a {\"keys\":[...]} document as `ledger keys` prints: %v: %w", err, ErrInvalid)
 	}
-	keys := make(map[string]ed25519.PublicKey, len(set.Keys))
+	h := &KeyHistory{Pub: make(map[string]ed25519.PublicKey, len(set.Keys))}
 	for i, k := range set.Keys {
 		pub, err := decodePublicKey(k.PublicKey)
 		if err != nil {
@@ -95,9 +126,20 @@ func ParseKeys(r io.Reader) (map[string]ed25519.PublicKey, error) {
 		if id := KeyID(pub); id != k.ID {
 			return nil, fmt.Errorf("read keys file: key %d: id %q does not match its public key (which has id %s): %w", i+1, k.ID, id, ErrInvalid)
 		}
-		keys[k.ID] = pub
+		if _, dup := h.Pub[k.ID]; dup {
+			return nil, fmt.Errorf("read keys file: key %d: key %s is listed twice: %w", i+1, k.ID, ErrInvalid)
+		}
+		if k.NoteKey != "" {
+			name, _, _ := strings.Cut(k.NoteKey, "+")
+			if want, err := NoteKey(name, pub); err != nil || want != k.NoteKey {
+				return nil, fmt.Errorf("read keys file: key %d: note_key %q is not the checkpoint key of public key %s: %w", i+1, k.NoteKey, k.PublicKey, ErrInvalid)
+			}
+			h.NoteKeys = append(h.NoteKeys, k.NoteKey)
+		}
+		h.IDs = append(h.IDs, k.ID)
+		h.Pub[k.ID] = pub
 	}
-	return keys, nil
+	return h, nil
 }
 
 // decodePublicKey decodes the standard base64 of a 32-byte Ed25519 public key.
@@ -276,7 +318,7 @@ func (s *Store) RotateKey(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.record(ctx, "system", []preparedDraft{item}, recordOpts{}); err != nil {
+	if _, err := s.record(ctx, "system", []preparedDraft{item}, recordOpts{next: &g}); err != nil {
 		os.Remove(path + newKeySuffix)
 		return "", fmt.Errorf("rotate key: %w", err)
 	}

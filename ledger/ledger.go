@@ -63,12 +63,21 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrUnauthenticated means a token was missing or matched no user.
 	ErrUnauthenticated = errors.New("unauthenticated")
+	// ErrReadOnly means a write was asked of a store opened by [OpenReadOnly].
+	ErrReadOnly = errors.New("the ledger is open read-only")
 )
 
 // Options configure a [Store]. The zero value is ready to use.
 type Options struct {
 	// Now is the clock used for the events' "at" member. Default time.Now.
 	Now func() time.Time
+
+	// Origin is the first line of the ledger's checkpoints (C2SP tlog-checkpoint), and the
+	// name of their note keys: one word without spaces or '+', like example.com/ledger.
+	// Default: the origin of the ledger's latest checkpoint, or for a ledger without one
+	// "evidence-ledger/" and its first key's id. Open refuses an Origin that differs from
+	// the one the ledger's checkpoints already have.
+	Origin string
 
 	// maxPageCount caps the database size in pages (tests simulate a full disk with it).
 	maxPageCount int
@@ -77,11 +86,13 @@ type Options struct {
 // Store is an open ledger. It is safe for concurrent use by many goroutines, and several
 // processes may open the same data directory at once.
 type Store struct {
-	dir  string
-	path string
-	now  func() time.Time
-	wdb  *sql.DB // writes: BEGIN IMMEDIATE, one connection
-	rdb  *sql.DB // reads: deferred transactions, WAL snapshots
+	dir      string
+	path     string
+	now      func() time.Time
+	origin   string  // configured checkpoint origin, or "" for the default
+	readOnly bool    // opened by OpenReadOnly: no key, no writes
+	wdb      *sql.DB // writes: BEGIN IMMEDIATE, one connection
+	rdb      *sql.DB // reads: deferred transactions, WAL snapshots
 
 	mu     sync.Mutex // guards signer
 	signer signer
@@ -95,5 +106,8 @@ type signer struct {
 
 // Close closes the database. Events recorded before Close are durable.
 func (s *Store) Close() error {
+	if s.readOnly {
+		return s.rdb.Close()
+	}
 	return errors.Join(s.wdb.Close(), s.rdb.Close())
 }

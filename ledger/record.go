@@ -17,6 +17,7 @@ var errAlreadyStarted = errors.New("the chain has already begun")
 // recordOpts adjust one internal record call.
 type recordOpts struct {
 	genesis bool                                // record key.created on an empty chain only
+	next    *signer                             // the key a key.rotated introduces: it signs the checkpoint
 	extra   func(tx *sql.Tx, evs []Event) error // more writes in the same transaction
 	// decide, when set, makes the items inside the transaction, from what it reads there.
 	decide func(tx *sql.Tx) ([]preparedDraft, error)
@@ -24,7 +25,8 @@ type recordOpts struct {
 
 // Record appends drafts as events, in order, in one transaction: it reads the chain head,
 // builds each event, canonicalizes it (RFC 8785), hashes and signs it, inserts it with its
-// blobs and applies it to the projection tables. All commit or none do.
+// blobs, applies it to the projection tables, adds it to the Merkle tree, and ends with a
+// signed checkpoint of the tree. All commit or none do.
 //
 // actor is "system" or "user:<name>". Every draft's type must have a registered projector
 // (an unknown type never enters the chain); types the ledger reserves for itself (key.*,
@@ -86,6 +88,9 @@ func (s *Store) recordDecided(ctx context.Context, actor string, decide func(tx 
 // record chains items in one write transaction, retrying when another process holds the
 // lock longer than the busy timeout.
 func (s *Store) record(ctx context.Context, actor string, items []preparedDraft, o recordOpts) ([]Event, error) {
+	if s.readOnly {
+		return nil, fmt.Errorf("record: %w; open it with its signing key to record", ErrReadOnly)
+	}
 	for attempt := 1; ; attempt++ {
 		evs, err := s.recordOnce(ctx, actor, items, o)
 		if c := sqliteCode(err); (c == sqliteBusy || c == sqliteLocked) && attempt < 10 && ctx.Err() == nil {
@@ -178,6 +183,17 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 		if err := apply(tx, ev); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
+	}
+	if err := appendTree(ctx, tx, evs[0].Seq-1, evs); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	// The checkpoint is signed by the key current after its last event.
+	cg := g
+	if o.next != nil {
+		cg = *o.next
+	}
+	if err := s.writeCheckpoint(ctx, tx, cg, seq); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
 	}
 	if o.extra != nil {
 		if err := o.extra(tx, evs); err != nil {
