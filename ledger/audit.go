@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -139,8 +139,8 @@ type chainChecker struct {
 	tree     *compact.Range // the Merkle tree over the events so far
 	badLeaf  bool           // an event's hash was not 64 hex characters
 	stored   func() (int64, []byte, bool)
-	nextCP   int64  // size of the next stored checkpoint, 0 when none is left
-	nextNote []byte // its note
+	nextCP   int64       // size of the next stored checkpoint, 0 when none is left
+	nextNote []byte      // its note
 	want     *Checkpoint // the auditor's checkpoint, or nil
 	wantSeen bool
 	pending  []checkpointJob
@@ -278,8 +278,12 @@ func (c *chainChecker) verify(ev *Event, pub ed25519.PublicKey) {
 		c.probs.add(ev.Seq, "", "event %d: the event was changed after it was signed: its hash does not match its contents", ev.Seq)
 		return
 	}
-	sig, err := base64.StdEncoding.DecodeString(ev.Sig)
-	if err != nil || !ed25519.Verify(pub, d[:], sig) {
+	sig, err := decodeSig(ev.Sig)
+	if err != nil {
+		c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
+		return
+	}
+	if !ed25519.Verify(pub, d[:], sig) {
 		c.probs.add(ev.Seq, "", "event %d: its signature does not verify under key %s, the key current at this point of the chain", ev.Seq, ev.Key)
 	}
 }
@@ -695,7 +699,20 @@ func checkBlobs(ctx context.Context, rtx *sql.Tx, probs *problemList) error {
 		}
 		probs.add(seq, "blobs", "event %d: it names blob %s, which is not stored", seq, name)
 	}
-	return missing.Err()
+	if err := missing.Err(); err != nil {
+		return err
+	}
+	// A blob no event names was added behind the program's back (Record stores a body only
+	// with the event that names it).
+	return eachRow(ctx, rtx, `SELECT sha256 FROM blobs WHERE sha256 NOT IN (SELECT j.value FROM events e, json_each(e.payload, '$.blobs') j
+		WHERE (instr(e.payload, 'blobs') > 0 OR instr(e.payload, '\') > 0) AND json_valid(e.payload)) ORDER BY sha256`, nil, func(rows *sql.Rows) error {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		probs.add(0, "blobs", "blob %s is stored, but no event names it: it was added behind the program's back", name)
+		return nil
+	})
 }
 
 // replay rebuilds the projection tables in an empty temporary database.
@@ -802,7 +819,7 @@ func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projec
 		}
 		for i := range cols {
 			if va[i] != vb[i] {
-				probs.add(0, t.name, "table %s: row %s differs from the table rebuilt from the events: %s is %q in the store but %q when rebuilt", t.name, describeRow(cols[:1], va[:1]), cols[i], va[i], vb[i])
+				probs.add(0, t.name, "table %s: row %s differs from the table rebuilt from the events: %s is %s in the store but %s when rebuilt", t.name, describeRow(cols[:1], va[:1]), cols[i], va[i], vb[i])
 				return nil
 			}
 		}
@@ -813,8 +830,9 @@ func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projec
 	return b.Err()
 }
 
-// scanStrings scans a row's columns as text, with NULL as "NULL" and a type tag so that 1 and
-// "1" differ.
+// scanStrings scans a row's columns as text that keeps their SQLite type: NULL as NULL, text
+// quoted, blobs as x'..', integers and reals as digits, so that NULL and 'NULL', 1 and '1'
+// differ.
 func scanStrings(rows *sql.Rows, n int) ([]string, error) {
 	vals := make([]any, n)
 	ptrs := make([]any, n)
@@ -832,7 +850,7 @@ func scanStrings(rows *sql.Rows, n int) ([]string, error) {
 		case []byte:
 			out[i] = "x'" + hex.EncodeToString(v) + "'"
 		case string:
-			out[i] = v
+			out[i] = strconv.Quote(v)
 		default:
 			out[i] = fmt.Sprint(v)
 		}

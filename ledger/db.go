@@ -100,6 +100,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	if _, err := chainOrigin(ctx, s.rdb, s.origin); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open ledger: %w", err)
+	}
 	if err := s.completeTree(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open ledger: %w", err)

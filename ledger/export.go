@@ -60,9 +60,15 @@ func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, er
 var eventMembers = []string{"v", "seq", "prev", "at", "actor", "type", "key", "payload", "hash", "sig"}
 
 // ParseEvent reads one exported event: a JSON object with exactly the members of
-// docs/chain.md, payload an object. It does not check the hash or signature; the error wraps
-// [ErrInvalid] and says what is wrong.
+// docs/chain.md, payload an object, and nothing that another RFC 8785 implementation could
+// hash differently (see checkStrictJSON: no duplicate member names, no invalid UTF-8 or lone
+// surrogates, integers only, within ±(2^53-1)); hash and key in lowercase hex, sig in
+// canonical base64. It does not check the hash or signature; the error wraps [ErrInvalid]
+// and says what is wrong.
 func ParseEvent(line []byte) (Event, error) {
+	if err := checkStrictJSON(line); err != nil {
+		return Event{}, err
+	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(line, &members); err != nil {
 		return Event{}, fmt.Errorf("not a JSON object: %v: %w", err, ErrInvalid)
@@ -81,6 +87,15 @@ func ParseEvent(line []byte) (Event, error) {
 	}
 	if p := bytes.TrimSpace(ev.Payload); len(p) == 0 || p[0] != '{' {
 		return Event{}, fmt.Errorf("payload is not a JSON object: %w", ErrInvalid)
+	}
+	if !isHex(ev.Hash, 64) {
+		return Event{}, fmt.Errorf("hash %q is not 64 lowercase hex characters: %w", ev.Hash, ErrInvalid)
+	}
+	if !isHex(ev.Key, 16) {
+		return Event{}, fmt.Errorf("key %q is not 16 lowercase hex characters: %w", ev.Key, ErrInvalid)
+	}
+	if _, err := decodeSig(ev.Sig); err != nil {
+		return Event{}, err
 	}
 	return ev, nil
 }
