@@ -5,38 +5,64 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"evidenceledger/ledger"
 )
 
 var auditCommand = command{
 	name:    "audit",
-	summary: "check the chain (or --export FILE --keys FILE offline); exit 0 when it holds, 1 when not",
+	summary: "check the chain (or --export FILE --keys FILE offline; --checkpoint FILE holds it to an earlier checkpoint); exit 0 when it holds, 1 when not",
 	run:     runAudit,
 }
+
+// repeated is a flag that may be given several times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 func runAudit(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("audit", e)
 	exportFile := fs.String("export", "", "check this export `file` (JSON lines) instead of the database; needs --keys")
-	keysFile := fs.String("keys", "", "the keys `file` (as `ledger keys` prints) to check --export against")
+	keysFile := fs.String("keys", "", "the keys `file` you trust (as `ledger keys` printed it): the key history the chain must have, and the checkpoint verifier keys")
+	cpFile := fs.String("checkpoint", "", "a checkpoint `file` you kept earlier (as `ledger checkpoint` printed it): the log must extend it; needs --keys")
+	bundleFile := fs.String("bundle", "", "check this proof bundle `file` (as `ledger proof bundle` printed it) instead; needs --keys")
+	var witnesses repeated
+	fs.Var(&witnesses, "witness", "a witness's cosigner verifier `key` (name+hash+base64): the checkpoint must carry its cosignature; may be repeated")
 	asJSON := fs.Bool("json", false, "print the report as JSON, as GET /api/audit answers")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 || (*exportFile == "") != (*keysFile == "") {
-		return fmt.Errorf("want: ledger audit [--export FILE --keys FILE] [--json]: %w", errUsage)
+	needKeys := *exportFile != "" || *cpFile != "" || *bundleFile != ""
+	if len(rest) > 0 || (needKeys && *keysFile == "") || (*exportFile != "" && *bundleFile != "") {
+		return fmt.Errorf("want: ledger audit [--export FILE | --bundle FILE] [--keys FILE] [--checkpoint FILE] [--witness KEY]... [--json] (--export, --bundle and --checkpoint need --keys): %w", errUsage)
+	}
+	opts := ledger.AuditOptions{Witnesses: witnesses}
+	if *keysFile != "" {
+		if opts.Keys, err = readKeys(*keysFile); err != nil {
+			return err
+		}
+	}
+	if *cpFile != "" {
+		if opts.Checkpoint, err = os.ReadFile(*cpFile); err != nil {
+			return err
+		}
+	}
+	if *bundleFile != "" {
+		return auditBundle(e, *bundleFile, opts)
 	}
 	var rep ledger.Report
 	if *exportFile != "" {
-		rep, err = auditFiles(ctx, *exportFile, *keysFile)
+		rep, err = auditFile(ctx, *exportFile, opts)
 	} else {
 		var s *ledger.Store
-		if s, err = openExisting(ctx, *data); err != nil {
+		if s, err = openReadOnly(ctx, *data); err != nil {
 			return err
 		}
 		defer s.Close()
-		rep, err = s.Audit(ctx)
+		rep, err = s.AuditWith(ctx, opts)
 	}
 	if err != nil {
 		return err
@@ -55,18 +81,37 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func auditFiles(ctx context.Context, exportFile, keysFile string) (ledger.Report, error) {
+func readKeys(path string) (*ledger.KeyHistory, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ledger.ParseKeys(f)
+}
+
+func auditFile(ctx context.Context, exportFile string, opts ledger.AuditOptions) (ledger.Report, error) {
 	ef, err := os.Open(exportFile)
 	if err != nil {
 		return ledger.Report{}, err
 	}
 	defer ef.Close()
-	kf, err := os.Open(keysFile)
+	return ledger.AuditExportWith(ctx, ef, opts)
+}
+
+// auditBundle checks a proof bundle offline and prints the one event it proves.
+func auditBundle(e *env, path string, opts ledger.AuditOptions) error {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return ledger.Report{}, err
+		return err
 	}
-	defer kf.Close()
-	return ledger.AuditExport(ctx, ef, kf)
+	ev, err := ledger.VerifyBundle(b, opts.Keys, opts.Witnesses)
+	if err != nil {
+		fmt.Fprintf(e.stdout, "The bundle does NOT hold: %v\n", err)
+		return exitError(1)
+	}
+	fmt.Fprintf(e.stdout, "The bundle holds: event %d (%s) is in the log the checkpoint signs, and its hash and signature check out.\n", ev.Seq, ev.Type)
+	return printJSON(e.stdout, ev)
 }
 
 // events says "1 event" or "N events".
@@ -80,7 +125,7 @@ func events(n int64) string {
 // printReport writes a summary a person reads: the verdict, then each problem.
 func printReport(w io.Writer, rep ledger.Report) error {
 	if rep.OK {
-		_, err := fmt.Fprintf(w, "The chain holds: %s, every hash, link and signature checks out.\nHead: %s\n", events(rep.Events), rep.Head)
+		_, err := fmt.Fprintf(w, "The chain holds: %s, every hash, link and signature checks out.\nHead: %s\nRoot: %s\n", events(rep.Events), rep.Head, rep.Root)
 		return err
 	}
 	fmt.Fprintf(w, "The chain does NOT hold: %d problem(s) in %s.\n", len(rep.Problems), events(rep.Events))

@@ -39,7 +39,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 || strings.TrimSpace(*batch) == "" {
 		return fmt.Errorf("want: ledger check --batch ID [--recheck] [--fetch-allow CIDR,...]: %w", errUsage)
 	}
-	s, err := openExisting(ctx, *data)
+	s, err := openExisting(ctx, e, *data)
 	if err != nil {
 		return err
 	}

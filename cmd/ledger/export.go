@@ -28,7 +28,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 || (*warc != "" && *out != "") || (*batch != "" && *warc == "") {
 		return fmt.Errorf("want: ledger export [--out FILE], or ledger export --warc FILE [--batch ID]: %w", errUsage)
 	}
-	s, err := openExisting(ctx, *data)
+	s, err := openReadOnly(ctx, *data)
 	if err != nil {
 		return err
 	}

@@ -66,19 +66,35 @@ func readInput(e *env, rest []string, what, advice string) ([]byte, string, erro
 	return b, name, nil
 }
 
-// open opens the ledger in dir, creating it when dir holds none.
-func open(ctx context.Context, dir string) (*ledger.Store, error) {
-	return ledger.Open(ctx, dir, ledger.Options{})
+// open opens the ledger in dir, creating it when dir holds none. The environment variable
+// LEDGER_ORIGIN, when set, is the origin of its checkpoints (docs/chain.md); a ledger keeps
+// the origin of its first checkpoint.
+func open(ctx context.Context, e *env, dir string) (*ledger.Store, error) {
+	return ledger.Open(ctx, dir, ledger.Options{Origin: e.getenv("LEDGER_ORIGIN")})
 }
 
-// openExisting opens the ledger in dir for a command that reads or extends an existing one
-// (audit, export, keys, check). It fails, creating nothing, when dir holds no ledger.db: a
-// mistyped --data must not yield a new, empty chain that holds.
-func openExisting(ctx context.Context, dir string) (*ledger.Store, error) {
+// openReadOnly opens the ledger in dir for a command that only reads it (audit, export,
+// keys, checkpoint, proof): no signing key is needed, and nothing is written, so an auditor
+// can run it on a read-only copy.
+func openReadOnly(ctx context.Context, dir string) (*ledger.Store, error) {
 	if _, err := os.Stat(filepath.Join(dir, "ledger.db")); err != nil {
-		return nil, fmt.Errorf("no ledger in %s (%w); pass --data DIR or set LEDGER_DATA to the ledger's data directory (serve, import and user add create one)", dir, err)
+		return nil, noLedger(dir, err)
 	}
-	return open(ctx, dir)
+	return ledger.OpenReadOnly(ctx, dir)
+}
+
+func noLedger(dir string, err error) error {
+	return fmt.Errorf("no ledger in %s (%w); pass --data DIR or set LEDGER_DATA to the ledger's data directory (serve, import and user add create one)", dir, err)
+}
+
+// openExisting opens the ledger in dir for a command that extends an existing one (check,
+// keys rotate). It fails, creating nothing, when dir holds no ledger.db: a
+// mistyped --data must not yield a new, empty chain that holds.
+func openExisting(ctx context.Context, e *env, dir string) (*ledger.Store, error) {
+	if _, err := os.Stat(filepath.Join(dir, "ledger.db")); err != nil {
+		return nil, noLedger(dir, err)
+	}
+	return open(ctx, e, dir)
 }
 
 // printJSON writes v as one line of JSON, HTML characters unescaped.

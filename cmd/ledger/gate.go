@@ -141,7 +141,7 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	if _, err := os.Stat(filepath.Join(*data, "ledger.db")); err != nil {
 		return block(fmt.Sprintf("no ledger in %s (%v); pass --data DIR or set LEDGER_DATA to the ledger's data directory", *data, err))
 	}
-	s, err := open(ctx, *data)
+	s, err := open(ctx, e, *data)
 	if err != nil {
 		return block(fmt.Sprintf("the ledger could not be opened, so nothing is allowed: %v", err))
 	}

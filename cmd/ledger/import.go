@@ -38,7 +38,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	s, err := open(ctx, *data)
+	s, err := open(ctx, e, *data)
 	if err != nil {
 		return err
 	}

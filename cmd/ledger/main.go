@@ -4,15 +4,19 @@
 //	ledger user add NAME --role operator|auditor                    prints the new API token
 //	ledger import [FILE|-]                                          records research as a batch
 //	ledger check  --batch ID [--recheck]                            checks a batch without a server
-//	ledger audit                                                    exit 0 when the chain holds, 1 when not
+//	ledger audit  [--export F --keys F] [--checkpoint F] [--witness K]  exit 0 when the chain holds, 1 when not
 //	ledger export [--out FILE]                                      the events as JSON lines
 //	ledger export --warc FILE [--batch ID]                          the stored pages as WARC 1.1
 //	ledger keys   [rotate]                                          the public keys; rotate starts a new one
+//	ledger checkpoint                                               the latest signed checkpoint
+//	ledger proof  inclusion|consistency|bundle ...                  RFC 6962 proofs, tlog-proof bundles
 //	ledger gate   [FILE|-] [--hook] [--check]                       exit 0 allow, 2 block
 //	ledger report --batch ID [--format md|html|json]                what may be handed on, and what may not
 //
 // Every subcommand takes --data DIR (env LEDGER_DATA, default ./ledger-data), the directory
-// of the database and the signing key. Run `ledger help` for each subcommand's flags.
+// of the database and the signing key; audit, export, keys, checkpoint and proof need no
+// signing key and write nothing. LEDGER_ORIGIN sets a new ledger's checkpoint origin. Run
+// `ledger help` for each subcommand's flags.
 package main
 
 import (
@@ -44,6 +48,8 @@ var commands = []command{
 	importCommand,
 	checkCommand,
 	gateCommand,
+	checkpointCommand,
+	proofCommand,
 }
 
 // env is what a subcommand may touch of the outside world.

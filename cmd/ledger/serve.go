@@ -36,7 +36,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("want: ledger serve [--addr HOST:PORT] [--fetch-allow CIDR,...]: %w", errUsage)
 	}
-	s, err := open(ctx, *data)
+	s, err := open(ctx, e, *data)
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func runUser(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	s, err := open(ctx, *data)
+	s, err := open(ctx, e, *data)
 	if err != nil {
 		return err
 	}
