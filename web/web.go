@@ -24,7 +24,10 @@
 //	POST /api/gate                         {"text":...,"check":bool}: may the text be written to memory
 //	GET  /api/audit                        the audit report (ok, events, head, problems)
 //	GET  /api/events?after=N&limit=M       the events in their exported form
-//	GET  /api/keys                         the public keys
+//	GET  /api/keys                         the public keys, with their checkpoint verifier keys
+//	GET  /api/proof/inclusion?seq=N&size=S RFC 6962 inclusion proof (size: default the latest checkpoint's)
+//	GET  /api/proof/consistency?from=A&to=B  RFC 6962 consistency proof (to: default the latest)
+//	GET  /checkpoint                       the latest signed checkpoint, cosigned; public, no token
 //
 // Without CheckJobs the check routes answer 503. Errors are answered as {"error":"..."} by
 // [Error], which maps the ledger's errors to HTTP statuses (invalid input 400, no valid token
@@ -84,6 +87,7 @@ type Ledger interface {
 	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
 	Keys(ctx context.Context) (ledger.KeySet, error)
 	intakeLedger
+	proofLedger
 	GateStore
 	verify.CheckStore
 	accounts
@@ -132,6 +136,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /api/keys", s.auth(roleRead, s.handleKeys))
 	s.intakeRoutes(mux)
 	s.checkRoutes(mux)
+	s.proofRoutes(mux)
 	mux.Handle("POST /api/gate", s.auth(roleRead, s.handleGate))
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, notRouted(w, r, mux, "/api/", errNoRoute))
