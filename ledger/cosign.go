@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
@@ -10,6 +12,7 @@ import (
 	"strings"
 
 	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
 )
 
 // algCosignatureV1 is the signed-note key type of C2SP tlog-cosignature (cosignature/v1).
@@ -62,4 +65,73 @@ func newCosignatureVerifier(vkey string) (note.Verifier, error) {
 		return nil, bad("its hash does not match its name and key")
 	}
 	return cosignatureVerifier{name: name, hash: uint32(hash), pub: ed25519.PublicKey(key[1:])}, nil
+}
+
+// WitnessRequest returns the body of a C2SP tlog-witness add-checkpoint request for the
+// latest checkpoint, for a witness that knows the tree of size oldSize (0 for a witness that
+// knows none): "old N", the consistency proof from N to the checkpoint's size, a blank line
+// and the checkpoint with the ledger's signature. It returns the checkpoint's size too.
+// oldSize beyond the checkpoint wraps [ErrInvalid].
+func (s *Store) WitnessRequest(ctx context.Context, oldSize int64) ([]byte, int64, error) {
+	tx, err := s.rdb.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("witness request: %w", err)
+	}
+	defer tx.Rollback()
+	var size int64
+	var text string
+	if err := tx.QueryRowContext(ctx, "SELECT size, note FROM checkpoints ORDER BY size DESC LIMIT 1").Scan(&size, &text); err != nil {
+		return nil, 0, fmt.Errorf("witness request: no checkpoint: %w", err)
+	}
+	if oldSize < 0 || oldSize > size {
+		return nil, 0, fmt.Errorf("witness request: the witness knows size %d, but the latest checkpoint has size %d: %w", oldSize, size, ErrInvalid)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "old %d\n", oldSize)
+	if oldSize > 0 && oldSize < size {
+		p, err := tlog.ProveTree(size, oldSize, storedHashes{ctx: ctx, q: tx})
+		if err != nil {
+			return nil, 0, fmt.Errorf("witness request: %w", err)
+		}
+		for _, h := range p {
+			b.WriteString(rootB64(h) + "\n")
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(text)
+	return b.Bytes(), size, nil
+}
+
+// AddCosignature keeps a witness's answer to an add-checkpoint request for the checkpoint
+// of size: the cosignature line(s) it returned must include a valid cosignature/v1 by
+// witnessKey (its verifier key) over that checkpoint. The line is stored with the checkpoint
+// (append-only) and served after the ledger's signature from then on; a witness that
+// cosigns the same checkpoint again keeps its first line. The error wraps [ErrInvalid] when
+// the answer holds no such cosignature.
+func (s *Store) AddCosignature(ctx context.Context, size int64, witnessKey string, answer []byte) error {
+	if s.readOnly {
+		return fmt.Errorf("add cosignature: %w", ErrReadOnly)
+	}
+	v, err := newCosignatureVerifier(witnessKey)
+	if err != nil {
+		return err
+	}
+	var text string
+	if err := s.rdb.QueryRowContext(ctx, "SELECT note FROM checkpoints WHERE size = ?", size).Scan(&text); err != nil {
+		return fmt.Errorf("add cosignature: checkpoint %d: %w", size, err)
+	}
+	body, _, _ := strings.Cut(text, "\n\n")
+	body += "\n"
+	for _, line := range strings.Split(strings.TrimSpace(string(answer)), "\n") {
+		// Each answer line is a note signature line; check it as the signature of a note.
+		if _, err := note.Open([]byte(body+"\n"+line+"\n"), note.VerifierList(v)); err != nil {
+			continue
+		}
+		_, err := s.wdb.ExecContext(ctx, "INSERT INTO cosignatures (size, witness, line) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", size, v.Name(), line)
+		if err != nil {
+			return fmt.Errorf("add cosignature: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("add cosignature: the witness's answer holds no valid cosignature by %s of checkpoint %d: %w", v.Name(), size, ErrInvalid)
 }

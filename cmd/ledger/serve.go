@@ -25,6 +25,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
 	buildModels := addModelFlags(fs, e)
+	var witnessFlags repeated
+	fs.Var(&witnessFlags, "witness", "a C2SP tlog-witness to send each new checkpoint to, as `URL=KEY` (its base URL and cosigner verifier key); may be repeated")
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
 	if err != nil {
 		return err
@@ -32,6 +34,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	models, err := buildModels(cfg)
 	if err != nil {
 		return err
+	}
+	var witnesses []*witness
+	for _, v := range witnessFlags {
+		w, err := parseWitness(v)
+		if err != nil {
+			return err
+		}
+		witnesses = append(witnesses, w)
 	}
 	if len(rest) > 0 {
 		return fmt.Errorf("want: ledger serve [--addr HOST:PORT] [--fetch-allow CIDR,...]: %w", errUsage)
@@ -75,6 +85,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
+	if len(witnesses) > 0 {
+		wctx, stop := context.WithCancel(ctx)
+		wdone := make(chan struct{})
+		go func() {
+			defer close(wdone)
+			runWitnesses(wctx, s, witnesses, 2*time.Second, e.stderr)
+		}()
+		defer func() { stop(); <-wdone }() // before the store closes
+	}
 	select {
 	case err := <-done:
 		return err
