@@ -5,12 +5,15 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"evidenceledger/evidence"
 )
 
 // The benchmarks measure their floors in the same run, interleaved with the measured work
@@ -88,14 +91,21 @@ func signFloor(priv ed25519.PrivateKey, evs []Event) time.Duration {
 
 // benchRecord records batch events per Record call. After each call it inserts the very rows
 // Record wrote into a bare table (the insert floor) and signs their digests again (the sign
-// floor); insert+sign is the floor Record is held to.
+// floor); insert+sign is the floor Record is held to. It also records the same drafts into a
+// ledger without the Merkle tree and checkpoints (as the ledger was before them), so that
+// x-no-checkpoints is what checkpoints cost, measured in the same run.
 func benchRecord(b *testing.B, batch int) {
 	s, _ := openTest(b)
+	plain, err := Open(context.Background(), b.TempDir(), Options{Now: testClock(), noTree: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { plain.Close() })
 	ctx := context.Background()
 	drafts := benchDrafts(batch)
 	bare := newBareEvents(b)
 	_, priv, _ := ed25519.GenerateKey(nil)
-	var record, insert, sign time.Duration
+	var record, before, insert, sign time.Duration
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
@@ -105,12 +115,19 @@ func benchRecord(b *testing.B, batch int) {
 		}
 		record += time.Since(start)
 		b.StopTimer()
+		start = time.Now()
+		if _, err := plain.Record(ctx, "system", drafts...); err != nil {
+			b.Fatal(err)
+		}
+		before += time.Since(start)
 		insert += bare.insert(b, evs)
 		sign += signFloor(priv, evs)
 		b.StartTimer()
 	}
 	events := float64(b.N * batch)
 	b.ReportMetric(events/record.Seconds(), "events/s")
+	b.ReportMetric(events/before.Seconds(), "no-checkpoints-events/s")
+	b.ReportMetric(record.Seconds()/before.Seconds(), "x-no-checkpoints")
 	b.ReportMetric(events/insert.Seconds(), "insert-floor-events/s")
 	b.ReportMetric(events/sign.Seconds(), "sign-floor-events/s")
 	b.ReportMetric(events/(insert+sign).Seconds(), "insert+sign-floor-events/s")
@@ -178,4 +195,108 @@ func BenchmarkAudit(b *testing.B) {
 	b.ReportMetric(events/audit.Seconds(), "events/s")
 	b.ReportMetric(events/verify.Seconds(), "verify-floor-events/s")
 	b.ReportMetric(audit.Seconds()/verify.Seconds(), "x-verify")
+}
+
+// checkLedger makes a ledger of the events real use makes: batches of 100 claims with one
+// citation each, then one citation.checked per citation, each in its own transaction as the
+// checker records them (with its page, verdicts and projections). It returns the event count.
+func checkLedger(b *testing.B, s *Store, checks int) int64 {
+	b.Helper()
+	ctx := context.Background()
+	done := 0
+	for done < checks {
+		var claims []evidence.Claim
+		for i := 0; i < 100 && done+i < checks; i++ {
+			n := done + i
+			claims = append(claims, claim(fmt.Sprintf("Company %d filed its annual report for fiscal year %d.", n, 2000+n%25),
+				fmt.Sprintf("https://host%d.example/filings/%d", n%50, n), fmt.Sprintf("Company %d filed its annual report on time", n)))
+		}
+		bt, err := s.ImportResearch(ctx, "system", []byte(fmt.Sprint("paste ", done)), research(claims...))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range bt.Claims {
+			ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
+			if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+				b.Fatal(err)
+			}
+			done++
+		}
+	}
+	n, _ := chainState(b, s)
+	return n
+}
+
+// BenchmarkAuditChecks audits a ledger of real check events (citation.checked with its
+// projections, in batches as imported), tree and checkpoints included, against the verify
+// floor measured after each audit.
+func BenchmarkAuditChecks(b *testing.B) {
+	s, _ := openTest(b)
+	n := checkLedger(b, s, 2000)
+	ctx := context.Background()
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	digests := make([][32]byte, n)
+	sigs := make([][]byte, n)
+	for i := range digests {
+		digests[i] = sha256.Sum256([]byte(strconv.Itoa(i)))
+		sigs[i] = ed25519.Sign(priv, digests[i][:])
+	}
+	var audit, verify time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		rep, err := s.Audit(ctx)
+		if err != nil || !rep.OK || rep.Events != n {
+			b.Fatalf("audit: %v %d events %+v", err, rep.Events, rep.Problems)
+		}
+		audit += time.Since(start)
+		b.StopTimer()
+		verify += verifyFloor(pub, digests, sigs)
+		b.StartTimer()
+	}
+	events := float64(int64(b.N) * n)
+	b.ReportMetric(events/audit.Seconds(), "events/s")
+	b.ReportMetric(events/verify.Seconds(), "verify-floor-events/s")
+	b.ReportMetric(audit.Seconds()/verify.Seconds(), "x-verify")
+}
+
+// BenchmarkProofs1M times inclusion and consistency proofs in a tree of 1,000,001 leaves
+// (the tree alone is built: a ledger's first event, then 10^6 leaves of made-up hashes
+// appended as Record appends them). Each proof reads O(log n) stored hashes, never the log.
+func BenchmarkProofs1M(b *testing.B) {
+	const n = 1_000_000
+	s, _ := openTest(b)
+	ctx := context.Background()
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs := make([]Event, 10000)
+	for start := int64(1); start < n+1; start += int64(len(evs)) {
+		for i := range evs {
+			sum := sha256.Sum256([]byte(strconv.FormatInt(start+int64(i), 10)))
+			evs[i].Hash = fmt.Sprintf("%x", sum)
+		}
+		if err := appendTree(ctx, tx, start, evs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	size := int64(n + 1)
+	b.Run("inclusion", func(b *testing.B) {
+		for i := range b.N {
+			if _, err := s.InclusionProof(ctx, 1+int64(i*7919)%size, size); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("consistency", func(b *testing.B) {
+		for i := range b.N {
+			if _, err := s.ConsistencyProof(ctx, 1+int64(i*7919)%size, size); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

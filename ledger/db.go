@@ -87,7 +87,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
 	}
-	s := &Store{dir: dir, path: path, now: now, origin: opts.Origin, wdb: wdb, rdb: rdb}
+	s := &Store{dir: dir, path: path, now: now, origin: opts.Origin, noTree: opts.noTree, wdb: wdb, rdb: rdb}
 	if err := migrate(ctx, wdb); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
@@ -104,9 +104,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("open ledger: %w", err)
 	}
-	if err := s.completeTree(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open ledger: %w", err)
+	if !s.noTree {
+		if err := s.completeTree(ctx); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("open ledger: %w", err)
+		}
 	}
 	return s, nil
 }

@@ -81,6 +81,9 @@ type Options struct {
 
 	// maxPageCount caps the database size in pages (tests simulate a full disk with it).
 	maxPageCount int
+	// noTree records without the Merkle tree and checkpoints, as the ledger did before
+	// them: the benchmarks' baseline for what checkpoints cost.
+	noTree bool
 }
 
 // Store is an open ledger. It is safe for concurrent use by many goroutines, and several
@@ -91,6 +94,7 @@ type Store struct {
 	now      func() time.Time
 	origin   string  // configured checkpoint origin, or "" for the default
 	readOnly bool    // opened by OpenReadOnly: no key, no writes
+	noTree   bool    // see Options.noTree
 	wdb      *sql.DB // writes: BEGIN IMMEDIATE, one connection
 	rdb      *sql.DB // reads: deferred transactions, WAL snapshots
 

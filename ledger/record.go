@@ -184,16 +184,18 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}
-	if err := appendTree(ctx, tx, evs[0].Seq-1, evs); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	// The checkpoint is signed by the key current after its last event.
-	cg := g
-	if o.next != nil {
-		cg = *o.next
-	}
-	if err := s.writeCheckpoint(ctx, tx, cg, seq); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
+	if !s.noTree {
+		if err := appendTree(ctx, tx, evs[0].Seq-1, evs); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+		// The checkpoint is signed by the key current after its last event.
+		cg := g
+		if o.next != nil {
+			cg = *o.next
+		}
+		if err := s.writeCheckpoint(ctx, tx, cg, seq); err != nil {
+			return nil, fmt.Errorf("record: %w", err)
+		}
 	}
 	if o.extra != nil {
 		if err := o.extra(tx, evs); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -66,9 +67,11 @@ func leafData(ev *Event) ([]byte, error) {
 }
 
 // appendTree adds evs to the tree in tx as leaves start, start+1, ...; start must be the
-// tree's size.
+// tree's size. The hashes of the whole run are inserted with multi-row INSERTs.
 func appendTree(ctx context.Context, tx queryer, start int64, evs []Event) error {
-	r := storedHashes{ctx: ctx, q: tx, pending: map[int64]tlog.Hash{}}
+	r := storedHashes{ctx: ctx, q: tx, pending: make(map[int64]tlog.Hash, 2*len(evs))}
+	first := tlog.StoredHashIndex(0, start)
+	var hashes []tlog.Hash
 	for i := range evs {
 		data, err := leafData(&evs[i])
 		if err != nil {
@@ -82,13 +85,27 @@ func appendTree(ctx context.Context, tx queryer, start int64, evs []Event) error
 		idx := tlog.StoredHashIndex(0, n)
 		for j, h := range hs {
 			r.pending[idx+int64(j)] = h
-			if _, err := tx.ExecContext(ctx, "INSERT INTO tree_hashes (idx, hash) VALUES (?, ?)", idx+int64(j), h[:]); err != nil {
-				return fmt.Errorf("event %d: store the Merkle tree: %w", evs[i].Seq, err)
-			}
 		}
+		hashes = append(hashes, hs...)
+	}
+	for len(hashes) > 0 {
+		k := min(len(hashes), treeInsertRows)
+		q := "INSERT INTO tree_hashes (idx, hash) VALUES " + strings.Repeat("(?, ?), ", k-1) + "(?, ?)"
+		args := make([]any, 0, 2*k)
+		for j := range k {
+			args = append(args, first+int64(j), hashes[j][:])
+		}
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("store the Merkle tree: %w", err)
+		}
+		first += int64(k)
+		hashes = hashes[k:]
 	}
 	return nil
 }
+
+// treeInsertRows is the most rows one INSERT into tree_hashes writes.
+const treeInsertRows = 256
 
 // treeSize returns the number of leaves the stored tree has: the records whose hashes are
 // all stored.
