@@ -569,7 +569,9 @@ func (o AuditOptions) checkpoint() (*Checkpoint, error) {
 // checkConsistency proves from the stored tree that the log of size to (root) extends the
 // auditor's checkpoint, and checks the proof with the transparency-dev verifier.
 func checkConsistency(ctx context.Context, q queryer, want *Checkpoint, to int64, root tlog.Hash, probs *problemList) {
-	p, err := tlog.ProveTree(to, want.Size, storedHashes{ctx: ctx, q: q})
+	r := newStoredHashes(ctx, q)
+	defer r.close()
+	p, err := tlog.ProveTree(to, want.Size, r)
 	if err == nil {
 		err = proof.VerifyConsistency(rfc6962.DefaultHasher, uint64(want.Size), uint64(to), hashBytes(p), want.Root[:], root[:])
 	}
@@ -757,7 +759,7 @@ func (r *replay) run(ctx context.Context, probs *problemList) {
 				probs.add(evs[i].Seq, "", "event %d: replaying it into an empty database fails: %v", evs[i].Seq, perr)
 			}
 		}
-		terr := appendTree(ctx, tx, leaves, evs)
+		_, terr := appendTree(ctx, tx, leaves, evs)
 		leaves += int64(len(evs))
 		if terr != nil {
 			probs.add(evs[0].Seq, "tree_hashes", "the Merkle tree cannot be rebuilt from event %d on: %v", evs[0].Seq, terr)

@@ -277,7 +277,7 @@ func BenchmarkProofs1M(b *testing.B) {
 			sum := sha256.Sum256([]byte(strconv.FormatInt(start+int64(i), 10)))
 			evs[i].Hash = fmt.Sprintf("%x", sum)
 		}
-		if err := appendTree(ctx, tx, start, evs); err != nil {
+		if _, err := appendTree(ctx, tx, start, evs); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -299,4 +299,31 @@ func BenchmarkProofs1M(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkDiskPerCheck reports where the disk goes in a ledger of real check events: bytes
+// per checked citation in each table and index of at least 20 bytes (SQLite's dbstat), and
+// in all. It measures a size, not a time: run it with -benchtime 1x.
+func BenchmarkDiskPerCheck(b *testing.B) {
+	const checks = 2000
+	s, _ := openTest(b)
+	checkLedger(b, s, checks)
+	rows, err := s.rdb.Query("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC")
+	if err != nil {
+		b.Fatalf("dbstat: %v", err)
+	}
+	defer rows.Close()
+	var total int64
+	for rows.Next() {
+		var name string
+		var size int64
+		if err := rows.Scan(&name, &size); err != nil {
+			b.Fatal(err)
+		}
+		total += size
+		if float64(size)/checks >= 20 {
+			b.ReportMetric(float64(size)/checks, "B/check-"+name)
+		}
+	}
+	b.ReportMetric(float64(total)/checks, "B/check")
 }

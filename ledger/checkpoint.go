@@ -109,20 +109,14 @@ func checkpointText(origin string, size int64, root tlog.Hash) string {
 	return torchwood.Checkpoint{Origin: origin, Tree: tlog.Tree{N: size, Hash: root}}.String()
 }
 
-// writeCheckpoint signs a checkpoint of the tree's first size leaves with g and stores it.
-func (s *Store) writeCheckpoint(ctx context.Context, tx *sql.Tx, g signer, size int64) error {
-	origin, err := chainOrigin(ctx, tx, s.origin)
+// writeCheckpoint signs a checkpoint of the tree's first size leaves, whose root is root,
+// with g and stores it.
+func (s *Store) writeCheckpoint(ctx context.Context, tx *sql.Tx, g signer, size int64, root tlog.Hash) error {
+	ns, err := s.noteSignerFor(ctx, tx, g)
 	if err != nil {
 		return err
 	}
-	ns, err := newNoteSigner(origin, g)
-	if err != nil {
-		return err
-	}
-	root, err := treeRoot(ctx, tx, size)
-	if err != nil {
-		return fmt.Errorf("checkpoint %d: %w", size, err)
-	}
+	origin := ns.Name()
 	msg, err := note.Sign(&note.Note{Text: checkpointText(origin, size, root)}, ns)
 	if err != nil {
 		return fmt.Errorf("checkpoint %d: sign: %w", size, err)
@@ -131,6 +125,32 @@ func (s *Store) writeCheckpoint(ctx context.Context, tx *sql.Tx, g signer, size 
 		return fmt.Errorf("checkpoint %d: store: %w", size, err)
 	}
 	return nil
+}
+
+// noteSignerFor returns the note signer of g for the chain's origin. Once the chain has a
+// checkpoint its origin is fixed, so the signer is kept for the next transactions.
+func (s *Store) noteSignerFor(ctx context.Context, tx *sql.Tx, g signer) (noteSigner, error) {
+	s.mu.Lock()
+	cached := s.note
+	s.mu.Unlock()
+	if cached.priv != nil && cached.priv.Equal(g.priv) {
+		return cached, nil
+	}
+	origin, err := chainOrigin(ctx, tx, s.origin)
+	if err != nil {
+		return noteSigner{}, err
+	}
+	ns, err := newNoteSigner(origin, g)
+	if err != nil {
+		return noteSigner{}, err
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM checkpoints LIMIT 1)").Scan(&n); err == nil && n == 1 {
+		s.mu.Lock()
+		s.note = ns
+		s.mu.Unlock()
+	}
+	return ns, nil
 }
 
 // Checkpoint returns the latest signed checkpoint with the cosignatures witnesses returned

@@ -89,7 +89,9 @@ func (s *Store) WitnessRequest(ctx context.Context, oldSize int64) ([]byte, int6
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "old %d\n", oldSize)
 	if oldSize > 0 && oldSize < size {
-		p, err := tlog.ProveTree(size, oldSize, storedHashes{ctx: ctx, q: tx})
+		r := newStoredHashes(ctx, tx)
+		p, err := tlog.ProveTree(size, oldSize, r)
+		r.close()
 		if err != nil {
 			return nil, 0, fmt.Errorf("witness request: %w", err)
 		}

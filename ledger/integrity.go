@@ -114,7 +114,7 @@ func (s *Store) completeTree(ctx context.Context) error {
 	var terr error
 	err = eachEvent(ctx, tx, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events WHERE seq > ? ORDER BY seq", func(ev Event) {
 		if evs = append(evs, ev); len(evs) == auditBatchSize && terr == nil {
-			terr = appendTree(ctx, tx, size, evs)
+			_, terr = appendTree(ctx, tx, size, evs)
 			size += int64(len(evs))
 			evs = evs[:0]
 		}
@@ -123,7 +123,7 @@ func (s *Store) completeTree(ctx context.Context) error {
 		err = terr
 	}
 	if err == nil {
-		err = appendTree(ctx, tx, size, evs)
+		_, err = appendTree(ctx, tx, size, evs)
 	}
 	if err != nil {
 		return fmt.Errorf("complete the Merkle tree: %w", err)
@@ -139,7 +139,11 @@ func (s *Store) completeTree(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.writeCheckpoint(ctx, tx, g, head); err != nil {
+	root, err := treeRoot(ctx, tx, head)
+	if err != nil {
+		return err
+	}
+	if err := s.writeCheckpoint(ctx, tx, g, head, root); err != nil {
 		return err
 	}
 	return tx.Commit()

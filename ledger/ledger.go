@@ -98,8 +98,9 @@ type Store struct {
 	wdb      *sql.DB // writes: BEGIN IMMEDIATE, one connection
 	rdb      *sql.DB // reads: deferred transactions, WAL snapshots
 
-	mu     sync.Mutex // guards signer
+	mu     sync.Mutex // guards signer and note
 	signer signer
+	note   noteSigner // the checkpoint signer, once the chain's origin is fixed
 }
 
 // signer is the signing key in use.

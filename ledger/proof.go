@@ -62,7 +62,8 @@ func (s *Store) InclusionProof(ctx context.Context, seq, size int64) (InclusionP
 	if seq < 1 || size < seq || size > have {
 		return InclusionProof{}, fmt.Errorf("inclusion proof of event %d in the tree of size %d: want 1 <= seq <= size <= %d (the log's size): %w", seq, size, have, ErrInvalid)
 	}
-	r := storedHashes{ctx: ctx, q: tx}
+	r := newStoredHashes(ctx, tx)
+	defer r.close()
 	p, err := tlog.ProveRecord(size, seq-1, r)
 	if err != nil {
 		return InclusionProof{}, fmt.Errorf("inclusion proof: %w", err)
@@ -90,7 +91,9 @@ func (s *Store) ConsistencyProof(ctx context.Context, from, to int64) (Consisten
 	if from < 1 || to < from || to > have {
 		return ConsistencyProof{}, fmt.Errorf("consistency proof from size %d to size %d: want 1 <= from <= to <= %d (the log's size): %w", from, to, have, ErrInvalid)
 	}
-	p, err := tlog.ProveTree(to, from, storedHashes{ctx: ctx, q: tx})
+	r := newStoredHashes(ctx, tx)
+	defer r.close()
+	p, err := tlog.ProveTree(to, from, r)
 	if err != nil {
 		return ConsistencyProof{}, fmt.Errorf("consistency proof: %w", err)
 	}
@@ -150,7 +153,9 @@ func (s *Store) ProofBundle(ctx context.Context, seq int64) ([]byte, error) {
 	if cp.Size < seq {
 		return nil, fmt.Errorf("proof bundle: event %d is not yet covered by a checkpoint; open the ledger for writing once: %w", seq, ErrNotFound)
 	}
-	p, err := tlog.ProveRecord(cp.Size, seq-1, storedHashes{ctx: ctx, q: tx})
+	r := newStoredHashes(ctx, tx)
+	defer r.close()
+	p, err := tlog.ProveRecord(cp.Size, seq-1, r)
 	if err != nil {
 		return nil, fmt.Errorf("proof bundle: %w", err)
 	}

@@ -185,7 +185,8 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 		}
 	}
 	if !s.noTree {
-		if err := appendTree(ctx, tx, evs[0].Seq-1, evs); err != nil {
+		root, err := appendTree(ctx, tx, evs[0].Seq-1, evs)
+		if err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
 		// The checkpoint is signed by the key current after its last event.
@@ -193,7 +194,7 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 		if o.next != nil {
 			cg = *o.next
 		}
-		if err := s.writeCheckpoint(ctx, tx, cg, seq); err != nil {
+		if err := s.writeCheckpoint(ctx, tx, cg, seq, root); err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}

@@ -26,26 +26,45 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
 // storedHashes is a tlog.HashReader over the tree_hashes table as q sees it. Hashes written
-// in this call (pending) are served from memory first.
+// in this call (pending) are served from memory first. Its query is prepared once, on first
+// use; close releases it.
 type storedHashes struct {
 	ctx     context.Context
 	q       queryer
 	pending map[int64]tlog.Hash
+	stmt    *sql.Stmt
+}
+
+func newStoredHashes(ctx context.Context, q queryer) *storedHashes {
+	return &storedHashes{ctx: ctx, q: q, pending: map[int64]tlog.Hash{}}
+}
+
+func (r *storedHashes) close() {
+	if r.stmt != nil {
+		r.stmt.Close()
+	}
 }
 
 // ReadHashes returns the stored hashes at indexes; a missing one is an error naming it.
-func (r storedHashes) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
+func (r *storedHashes) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 	out := make([]tlog.Hash, len(indexes))
 	for i, idx := range indexes {
 		if h, ok := r.pending[idx]; ok {
 			out[i] = h
 			continue
 		}
+		if r.stmt == nil {
+			var err error
+			if r.stmt, err = r.q.PrepareContext(r.ctx, "SELECT hash FROM tree_hashes WHERE idx = ?"); err != nil {
+				return nil, fmt.Errorf("read the Merkle tree: %w", err)
+			}
+		}
 		var b []byte
-		err := r.q.QueryRowContext(r.ctx, "SELECT hash FROM tree_hashes WHERE idx = ?", idx).Scan(&b)
+		err := r.stmt.QueryRowContext(r.ctx, idx).Scan(&b)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && len(b) != tlog.HashSize) {
 			return nil, fmt.Errorf("the Merkle tree lacks its stored hash %d: %w", idx, ErrNotFound)
 		}
@@ -67,26 +86,32 @@ func leafData(ev *Event) ([]byte, error) {
 }
 
 // appendTree adds evs to the tree in tx as leaves start, start+1, ...; start must be the
-// tree's size. The hashes of the whole run are inserted with multi-row INSERTs.
-func appendTree(ctx context.Context, tx queryer, start int64, evs []Event) error {
-	r := storedHashes{ctx: ctx, q: tx, pending: make(map[int64]tlog.Hash, 2*len(evs))}
+// tree's size. The hashes of the whole run are inserted with multi-row INSERTs. It returns
+// the root of the tree it leaves.
+func appendTree(ctx context.Context, tx queryer, start int64, evs []Event) (tlog.Hash, error) {
+	r := newStoredHashes(ctx, tx)
+	defer r.close()
 	first := tlog.StoredHashIndex(0, start)
 	var hashes []tlog.Hash
 	for i := range evs {
 		data, err := leafData(&evs[i])
 		if err != nil {
-			return err
+			return tlog.Hash{}, err
 		}
 		n := start + int64(i)
 		hs, err := tlog.StoredHashes(n, data, r)
 		if err != nil {
-			return fmt.Errorf("event %d: extend the Merkle tree: %w", evs[i].Seq, err)
+			return tlog.Hash{}, fmt.Errorf("event %d: extend the Merkle tree: %w", evs[i].Seq, err)
 		}
 		idx := tlog.StoredHashIndex(0, n)
 		for j, h := range hs {
 			r.pending[idx+int64(j)] = h
 		}
 		hashes = append(hashes, hs...)
+	}
+	root, err := tlog.TreeHash(start+int64(len(evs)), r)
+	if err != nil {
+		return tlog.Hash{}, fmt.Errorf("the Merkle tree's root: %w", err)
 	}
 	for len(hashes) > 0 {
 		k := min(len(hashes), treeInsertRows)
@@ -96,12 +121,12 @@ func appendTree(ctx context.Context, tx queryer, start int64, evs []Event) error
 			args = append(args, first+int64(j), hashes[j][:])
 		}
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-			return fmt.Errorf("store the Merkle tree: %w", err)
+			return tlog.Hash{}, fmt.Errorf("store the Merkle tree: %w", err)
 		}
 		first += int64(k)
 		hashes = hashes[k:]
 	}
-	return nil
+	return root, nil
 }
 
 // treeInsertRows is the most rows one INSERT into tree_hashes writes.
@@ -132,5 +157,7 @@ func treeSize(ctx context.Context, q queryer) (int64, error) {
 
 // treeRoot returns the root of the tree's first size leaves.
 func treeRoot(ctx context.Context, q queryer, size int64) (tlog.Hash, error) {
-	return tlog.TreeHash(size, storedHashes{ctx: ctx, q: q})
+	r := newStoredHashes(ctx, q)
+	defer r.close()
+	return tlog.TreeHash(size, r)
 }
