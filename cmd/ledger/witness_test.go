@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,5 +243,35 @@ func TestWitnessCosignsCheckpoints(t *testing.T) {
 	t.Logf("the witness on the fork: %v", err)
 	if err == nil || fw.known != 5 {
 		t.Fatalf("the witness cosigned a fork (%v, known %d)", err, fw.known)
+	}
+}
+
+// TestWitnessAnswerLimit: an answer longer than witnessMaxAnswer is cut there, so it holds
+// no cosignature and nothing is kept.
+func TestWitnessAnswerLimit(t *testing.T) {
+	ctx := context.Background()
+	s, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, priv, _ := ed25519.GenerateKey(nil)
+	cs, err := torchwood.NewCosignatureSigner("witness.test/big", priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(strings.Repeat("x", witnessMaxAnswer+1)))
+	}))
+	defer srv.Close()
+	w, _ := parseWitness(srv.URL + "=" + cs.Verifier().String())
+	if err := w.send(ctx, s); err == nil || !strings.Contains(err.Error(), "no valid cosignature") || w.known != 0 {
+		t.Fatalf("an oversized answer: %v (known %d)", err, w.known)
+	}
+	if cp, _ := s.Checkpoint(ctx); strings.Contains(string(cp.Note), "witness.test/big") {
+		t.Fatal("a cosignature was kept from an oversized answer")
+	}
+	if _, err := parseWitness("127.0.0.1:7380"); err == nil {
+		t.Error("a --witness without =KEY was accepted")
 	}
 }
