@@ -419,7 +419,7 @@ func (c *chainChecker) end() {
 		c.probs.add(c.next, "", "the keys file lists %d keys, but the chain introduces only %d: key %s never entered it; a key.rotated event is missing (the history was rewritten) or the keys file belongs to another ledger", len(c.anchors.IDs), c.keysIn, c.anchors.IDs[c.keysIn])
 	}
 	if c.want != nil && !c.wantSeen && c.want.Size > c.events {
-		c.probs.add(c.next, "", "the log has only %d events, but the checkpoint you hold covers %d: its tail was cut, or it was rewritten shorter", c.events, c.want.Size)
+		c.probs.add(c.next, "", "the log has only %d event(s), but the checkpoint you hold covers %d: its tail was cut, or it was rewritten shorter", c.events, c.want.Size)
 	}
 	if c.badLeaf && c.want != nil {
 		c.probs.add(0, "", "the tree cannot be recomputed, because an event's hash is not 64 hex characters, so the checkpoint you hold cannot be checked")

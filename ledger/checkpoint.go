@@ -164,7 +164,7 @@ func (s *Store) Checkpoint(ctx context.Context) (Checkpoint, error) {
 	return latestCheckpoint(ctx, tx)
 }
 
-func latestCheckpoint(ctx context.Context, q queryer) (Checkpoint, error) {
+func latestCheckpoint(ctx context.Context, q *sql.Tx) (Checkpoint, error) {
 	var size int64
 	var text string
 	err := q.QueryRowContext(ctx, "SELECT size, note FROM checkpoints ORDER BY size DESC LIMIT 1").Scan(&size, &text)
@@ -179,7 +179,7 @@ func latestCheckpoint(ctx context.Context, q queryer) (Checkpoint, error) {
 		return Checkpoint{}, fmt.Errorf("checkpoint %d: %w", size, err)
 	}
 	var lines []string
-	err = eachRow(ctx, q.(*sql.Tx), "SELECT line FROM cosignatures WHERE size = ? ORDER BY witness", []any{size}, func(rows *sql.Rows) error {
+	err = eachRow(ctx, q, "SELECT line FROM cosignatures WHERE size = ? ORDER BY witness", []any{size}, func(rows *sql.Rows) error {
 		var l string
 		if err := rows.Scan(&l); err != nil {
 			return err

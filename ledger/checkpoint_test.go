@@ -309,7 +309,7 @@ func TestAuditCatchesACutTail(t *testing.T) {
 		"DROP TRIGGER events_no_delete", "DROP TRIGGER checkpoints_no_delete",
 		"DELETE FROM events WHERE seq > 10", "DELETE FROM checkpoints WHERE size > 10",
 		"DELETE FROM tree_hashes WHERE idx >= 18") // StoredHashIndex(0, 10): the hashes of leaf 10 on
-	mustFailBoth(t, s, a, "the log has only 10 events, but the checkpoint you hold covers 11")
+	mustFailBoth(t, s, a, "the log has only 10 event(s), but the checkpoint you hold covers 11")
 }
 
 // TestAuditCatchesAFork copies a data directory and lets both copies go on: an auditor

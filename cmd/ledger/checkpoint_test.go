@@ -92,7 +92,7 @@ func TestAuditorCommands(t *testing.T) {
 	}
 	raw.Close()
 	r := ledgerCmd(t, data, "audit", "--checkpoint", cpFile, "--keys", keysFile)
-	if r.code != 1 || !strings.Contains(r.stdout, "the log has only 1 events, but the checkpoint you hold covers 2") {
+	if r.code != 1 || !strings.Contains(r.stdout, "the log has only 1 event(s), but the checkpoint you hold covers 2") {
 		t.Fatalf("audit of a cut tail against the checkpoint: %+v", r)
 	}
 	if r := ledgerCmd(t, data, "audit", "--checkpoint", cpFile); r.code != 2 {
