@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -46,7 +47,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *cpFile != "" {
-		if opts.Checkpoint, err = os.ReadFile(*cpFile); err != nil {
+		if opts.Checkpoint, err = readLimited(*cpFile, "checkpoint", maxCheckpointFile); err != nil {
 			return err
 		}
 	}
@@ -81,13 +82,39 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func readKeys(path string) (*ledger.KeyHistory, error) {
+// Limits of the files audit reads whole. A checkpoint is a few hundred bytes (torchwood's
+// parser takes at most 1,000,000); a bundle holds one event, whose payload is at most a paste
+// (evidence.MaxPasteBytes) and some JSON around it, in base64; a keys file is ~200 bytes a key.
+const (
+	maxCheckpointFile = 1 << 20
+	maxBundleFile     = 64 << 20
+	maxKeysFile       = 1 << 20
+)
+
+// readLimited reads a whole file of at most limit bytes; a longer one is refused, naming the
+// limit.
+func readLimited(path, what string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ledger.ParseKeys(f)
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", what, path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s %s is more than %d bytes, which no %s is; check that you gave the right file", what, path, limit, what)
+	}
+	return b, nil
+}
+
+func readKeys(path string) (*ledger.KeyHistory, error) {
+	b, err := readLimited(path, "keys file", maxKeysFile)
+	if err != nil {
+		return nil, err
+	}
+	return ledger.ParseKeys(bytes.NewReader(b))
 }
 
 func auditFile(ctx context.Context, exportFile string, opts ledger.AuditOptions) (ledger.Report, error) {
@@ -101,7 +128,7 @@ func auditFile(ctx context.Context, exportFile string, opts ledger.AuditOptions)
 
 // auditBundle checks a proof bundle offline and prints the one event it proves.
 func auditBundle(e *env, path string, opts ledger.AuditOptions) error {
-	b, err := os.ReadFile(path)
+	b, err := readLimited(path, "proof bundle", maxBundleFile)
 	if err != nil {
 		return err
 	}

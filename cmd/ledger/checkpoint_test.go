@@ -99,3 +99,27 @@ func TestAuditorCommands(t *testing.T) {
 		t.Fatalf("--checkpoint without --keys: %+v", r)
 	}
 }
+
+// TestAuditFileLimits: a checkpoint file at its limit is read (and refused as not a
+// checkpoint); one byte more is refused for its size, before anything else.
+func TestAuditFileLimits(t *testing.T) {
+	data := t.TempDir()
+	if r := ledgerCmd(t, data, "user", "add", "alice", "--role", "operator"); r.code != 0 {
+		t.Fatal(r)
+	}
+	keys := filepath.Join(t.TempDir(), "keys.json")
+	os.WriteFile(keys, []byte(ledgerCmd(t, data, "keys").stdout), 0o644)
+	at := filepath.Join(t.TempDir(), "at")
+	past := filepath.Join(t.TempDir(), "past")
+	os.WriteFile(at, []byte(strings.Repeat("x", maxCheckpointFile)), 0o644)
+	os.WriteFile(past, []byte(strings.Repeat("x", maxCheckpointFile+1)), 0o644)
+	if r := ledgerCmd(t, data, "audit", "--checkpoint", at, "--keys", keys); r.code != 1 || !strings.Contains(r.stderr, "your checkpoint") {
+		t.Fatalf("a checkpoint file at the limit: %+v", r)
+	}
+	if r := ledgerCmd(t, data, "audit", "--checkpoint", past, "--keys", keys); r.code != 1 || !strings.Contains(r.stderr, "more than 1048576 bytes") {
+		t.Fatalf("a checkpoint file past the limit: %+v", r)
+	}
+	if r := ledgerCmd(t, data, "audit", "--checkpoint", at, "--keys", past); r.code != 1 || !strings.Contains(r.stderr, "keys file") {
+		t.Fatalf("a keys file past the limit: %+v", r)
+	}
+}
