@@ -327,3 +327,50 @@ func BenchmarkDiskPerCheck(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/checks, "B/check")
 }
+
+// BenchmarkRecordCheck records real checks (citation.checked with its page and projections,
+// one per transaction, as the checker records them) into this ledger and, interleaved in
+// the same run, into one opened as the ledger was before the Merkle tree (no tree, no
+// checkpoints, no statement cache): x-no-checkpoints is the cost of checkpoints on real use.
+func BenchmarkRecordCheck(b *testing.B) {
+	ctx := context.Background()
+	s, _ := openTest(b)
+	plain, err := Open(ctx, b.TempDir(), Options{Now: testClock(), noTree: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { plain.Close() })
+	var claims []evidence.Claim
+	for n := range 500 {
+		claims = append(claims, claim(fmt.Sprintf("Company %d filed its annual report.", n),
+			fmt.Sprintf("https://host%d.example/filings/%d", n%50, n), fmt.Sprintf("Company %d filed its annual report on time", n)))
+	}
+	var views [2][]ClaimView
+	for i, st := range []*Store{s, plain} {
+		bt, err := st.ImportResearch(ctx, "system", []byte("paste"), research(claims...))
+		if err != nil {
+			b.Fatal(err)
+		}
+		views[i] = bt.Claims
+	}
+	var with, without time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		for j, st := range []*Store{s, plain} {
+			c := views[j][i%len(views[j])]
+			ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
+			start := time.Now()
+			if err := st.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+				b.Fatal(err)
+			}
+			if j == 0 {
+				with += time.Since(start)
+			} else {
+				without += time.Since(start)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N)/with.Seconds(), "checks/s")
+	b.ReportMetric(float64(b.N)/without.Seconds(), "no-checkpoints-checks/s")
+	b.ReportMetric(with.Seconds()/without.Seconds(), "x-no-checkpoints")
+}

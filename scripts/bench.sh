@@ -7,6 +7,7 @@ out="${1:-bench.out}"
 {
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(go version) $(nproc) cores"
   go test ./ledger   -run '^$' -bench 'RecordBatch100|RecordOne|Audit' -benchtime 20x
+  go test ./ledger   -run '^$' -bench 'RecordCheck' -benchtime 300x
   go test ./ledger   -run '^$' -bench 'Proofs1M' -benchtime 2000x
   go test ./ledger   -run '^$' -bench 'DiskPerCheck' -benchtime 1x
   go test ./ledger   -run '^$' -bench 'Import2000Claims' -benchtime 5x -benchmem
