@@ -733,7 +733,7 @@ func newReplay(ctx context.Context) (*replay, error) {
 		return nil, fmt.Errorf("audit: make a temporary database: %w", err)
 	}
 	path := filepath.Join(dir, "replay.db")
-	db, err := sql.Open(replayDriverName, "file:"+path+"?_pragma=journal_mode(off)&_pragma=synchronous(off)&_pragma=foreign_keys(1)")
+	db, err := sql.Open(cachedDriverName, "file:"+path+"?_pragma=journal_mode(off)&_pragma=synchronous(off)&_pragma=foreign_keys(1)")
 	if err == nil {
 		db.SetMaxOpenConns(1)
 		err = migrate(ctx, db)

@@ -78,7 +78,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	// The writer keeps its prepared statements (stmtcache.go): Record runs the same few
 	// statements for every event. The baseline of the benchmarks (noTree) opens it as the
 	// ledger did before.
-	driverName := replayDriverName
+	driverName := cachedDriverName
 	if opts.noTree {
 		driverName = "sqlite"
 	}

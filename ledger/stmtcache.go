@@ -9,16 +9,18 @@ import (
 	"modernc.org/sqlite"
 )
 
-// The audit's replay applies every event through the projectors, whose tx.Exec and tx.Query
-// calls would each prepare their statement anew: most of the replay's time went there. The
-// replay database is therefore opened through cachingDriver, which keeps each connection's
-// prepared statements by their SQL text and reuses them. A statement whose rows are still
-// open is not shared: a second use meanwhile gets a statement of its own.
+// Record and the audit's replay apply every event through the projectors, whose tx.Exec and
+// tx.Query calls would each prepare their statement anew: most of the replay's time went
+// there. The write connection and the replay database are therefore opened through
+// cachingDriver, which keeps each connection's prepared statements by their SQL text and
+// reuses them (a connection runs a few hundred distinct statements at most, so the cache
+// stays small). A statement whose rows are still open is not shared: a second use meanwhile
+// gets a statement of its own.
 
-// replayDriverName is the database/sql driver name of the caching driver.
-const replayDriverName = "sqlite-stmtcache"
+// cachedDriverName is the database/sql driver name of the caching driver.
+const cachedDriverName = "sqlite-stmtcache"
 
-func init() { sql.Register(replayDriverName, cachingDriver{}) }
+func init() { sql.Register(cachedDriverName, cachingDriver{}) }
 
 type cachingDriver struct{}
 

@@ -9,7 +9,7 @@ import (
 // TestCachingDriverNestedQueries: the same query run while its rows are open gets its own
 // statement; both iterations see every row, and the cached statement is reused after.
 func TestCachingDriverNestedQueries(t *testing.T) {
-	db, err := sql.Open(replayDriverName, "file:"+filepath.Join(t.TempDir(), "c.db"))
+	db, err := sql.Open(cachedDriverName, "file:"+filepath.Join(t.TempDir(), "c.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
