@@ -795,33 +795,37 @@ func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projec
 	if err != nil {
 		return err
 	}
+	va, vb := make([]any, len(cols)), make([]any, len(cols))
+	pa, pb := make([]any, len(cols)), make([]any, len(cols))
+	for i := range cols {
+		pa[i], pb[i] = &va[i], &vb[i]
+	}
 	for row := 1; ; row++ {
 		hasA, hasB := a.Next(), b.Next()
 		if !hasA && !hasB {
 			break
 		}
-		var va, vb []string
 		if hasA {
-			if va, err = scanStrings(a, len(cols)); err != nil {
+			if err = scanValues(a, va, pa); err != nil {
 				return err
 			}
 		}
 		if hasB {
-			if vb, err = scanStrings(b, len(cols)); err != nil {
+			if err = scanValues(b, vb, pb); err != nil {
 				return err
 			}
 		}
 		switch {
 		case !hasB:
-			probs.add(0, t.name, "table %s: row %s is in the store but not in the table rebuilt from the events: it was added behind the program's back", t.name, describeRow(cols, va))
+			probs.add(0, t.name, "table %s: row %s is in the store but not in the table rebuilt from the events: it was added behind the program's back", t.name, describeRow(cols, showValues(va)))
 			return nil
 		case !hasA:
-			probs.add(0, t.name, "table %s: row %s, rebuilt from the events, is missing from the store", t.name, describeRow(cols, vb))
+			probs.add(0, t.name, "table %s: row %s, rebuilt from the events, is missing from the store", t.name, describeRow(cols, showValues(vb)))
 			return nil
 		}
 		for i := range cols {
-			if va[i] != vb[i] {
-				probs.add(0, t.name, "table %s: row %s differs from the table rebuilt from the events: %s is %s in the store but %s when rebuilt", t.name, describeRow(cols[:1], va[:1]), cols[i], va[i], vb[i])
+			if !sameValue(va[i], vb[i]) {
+				probs.add(0, t.name, "table %s: row %s differs from the table rebuilt from the events: %s is %s in the store but %s when rebuilt", t.name, describeRow(cols[:1], showValues(va[:1])), cols[i], showValue(va[i]), showValue(vb[i]))
 				return nil
 			}
 		}
@@ -832,32 +836,54 @@ func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projec
 	return b.Err()
 }
 
-// scanStrings scans a row's columns as text that keeps their SQLite type: NULL as NULL, text
-// quoted, blobs as x'..', integers and reals as digits, so that NULL and 'NULL', 1 and '1'
-// differ.
-func scanStrings(rows *sql.Rows, n int) ([]string, error) {
-	vals := make([]any, n)
-	ptrs := make([]any, n)
-	for i := range vals {
-		ptrs[i] = &vals[i]
+// scanValues scans a row into vals (through ptrs, pointers to its elements), keeping each
+// value's SQLite type: nil, int64, float64, string or []byte.
+func scanValues(rows *sql.Rows, vals, ptrs []any) error {
+	clear(vals)
+	return rows.Scan(ptrs...)
+}
+
+// sameValue compares two scanned values type-exactly: NULL and 'NULL', 1 and '1' differ.
+func sameValue(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case []byte:
+		bb, ok := b.([]byte)
+		return ok && bytes.Equal(a, bb)
+	case string:
+		bs, ok := b.(string)
+		return ok && a == bs
+	case int64:
+		bi, ok := b.(int64)
+		return ok && a == bi
+	case float64:
+		bf, ok := b.(float64)
+		return ok && a == bf
 	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return nil, err
+	return fmt.Sprintf("%T %v", a, a) == fmt.Sprintf("%T %v", b, b)
+}
+
+// showValue writes a scanned value as a person reads it, its type kept: NULL, text quoted,
+// blobs as x'..', numbers as digits.
+func showValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "NULL"
+	case []byte:
+		return "x'" + hex.EncodeToString(v) + "'"
+	case string:
+		return strconv.Quote(v)
 	}
-	out := make([]string, n)
+	return fmt.Sprint(v)
+}
+
+func showValues(vals []any) []string {
+	out := make([]string, len(vals))
 	for i, v := range vals {
-		switch v := v.(type) {
-		case nil:
-			out[i] = "NULL"
-		case []byte:
-			out[i] = "x'" + hex.EncodeToString(v) + "'"
-		case string:
-			out[i] = strconv.Quote(v)
-		default:
-			out[i] = fmt.Sprint(v)
-		}
+		out[i] = showValue(v)
 	}
-	return out, nil
+	return out
 }
 
 func describeRow(cols, vals []string) string {

@@ -108,6 +108,25 @@ func (c *cachingConn) QueryContext(ctx context.Context, query string, args []dri
 	return &cachedRows{Rows: rows, cs: cs, fresh: fresh}, nil
 }
 
+// PrepareContext serves an explicit Prepare from the cache: the statement is lent until the
+// caller closes it (a Prepare of the same SQL meanwhile gets a fresh one).
+func (c *cachingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	cs, fresh, err := c.get(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if fresh {
+		return cs.stmt, nil
+	}
+	cs.busy = true
+	return &lentStmt{Stmt: cs.stmt, cs: cs}, nil
+}
+
+// Prepare is PrepareContext without a context.
+func (c *cachingConn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
 func (c *cachingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	b, ok := c.Conn.(driver.ConnBeginTx)
 	if !ok {
@@ -122,6 +141,34 @@ func (c *cachingConn) Close() error {
 		errs = append(errs, cs.stmt.Close())
 	}
 	return errors.Join(append(errs, c.Conn.Close())...)
+}
+
+// lentStmt is a cached statement lent to a caller of Prepare: closing it returns it to the
+// cache. Its rows do not free it (the lender holds it until Close).
+type lentStmt struct {
+	driver.Stmt
+	cs *cachedStmt
+}
+
+func (s *lentStmt) Close() error {
+	s.cs.busy = false
+	return nil
+}
+
+func (s *lentStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	e, ok := s.Stmt.(driver.StmtExecContext)
+	if !ok {
+		return nil, errNoContext
+	}
+	return e.ExecContext(ctx, args)
+}
+
+func (s *lentStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	q, ok := s.Stmt.(driver.StmtQueryContext)
+	if !ok {
+		return nil, errNoContext
+	}
+	return q.QueryContext(ctx, args)
 }
 
 // cachedRows frees its statement for reuse (or closes a fresh one) when closed.
