@@ -5,11 +5,13 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"database/sql"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -227,12 +229,33 @@ func checkLedger(b *testing.B, s *Store, checks int) int64 {
 	return n
 }
 
+// auditChecks is the number of checks BenchmarkAuditChecks records before it audits.
+var auditChecks = flag.Int("audit-checks", 2000, "checks recorded by BenchmarkAuditChecks")
+
 // BenchmarkAuditChecks audits a ledger of real check events (citation.checked with its
 // projections, in batches as imported), tree and checkpoints included, against the verify
-// floor measured after each audit.
+// floor measured after each audit, and reports the peak heap in use during the audits.
+// -audit-checks=N sets the number of checks (default 2,000).
 func BenchmarkAuditChecks(b *testing.B) {
 	s, _ := openTest(b)
-	n := checkLedger(b, s, 2000)
+	n := checkLedger(b, s, *auditChecks)
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		var m runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+		}
+	}()
 	ctx := context.Background()
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	digests := make([][32]byte, n)
@@ -258,6 +281,7 @@ func BenchmarkAuditChecks(b *testing.B) {
 	b.ReportMetric(events/audit.Seconds(), "events/s")
 	b.ReportMetric(events/verify.Seconds(), "verify-floor-events/s")
 	b.ReportMetric(audit.Seconds()/verify.Seconds(), "x-verify")
+	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 }
 
 // BenchmarkProofs1M times inclusion and consistency proofs in a tree of 1,000,001 leaves

@@ -438,6 +438,9 @@ func TestProofBundle(t *testing.T) {
 	}
 	lines := strings.Split(string(bundle), "\n")
 	line := mustB64(t, strings.TrimPrefix(lines[1], "extra "))
+	if exported := strings.Split(string(exportOf(t, s)), "\n")[2]; string(line) != exported {
+		t.Fatalf("the bundle's event is not the export's line 3:\n%s\n%s", line, exported)
+	}
 	changed := strings.Replace(string(line), "found_at_source", "not_found", 1)
 	for name, bad := range map[string]string{
 		"event changed": strings.Replace(string(bundle), lines[1], "extra "+base64.StdEncoding.EncodeToString([]byte(changed)), 1),

@@ -159,10 +159,14 @@ func (s *Store) ProofBundle(ctx context.Context, seq int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proof bundle: %w", err)
 	}
-	line, err := json.Marshal(ev)
-	if err != nil {
+	// The event's line exactly as Export writes it (HTML characters unescaped).
+	var lb bytes.Buffer
+	enc := json.NewEncoder(&lb)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ev); err != nil {
 		return nil, fmt.Errorf("proof bundle: %w", err)
 	}
+	line := bytes.TrimSuffix(lb.Bytes(), []byte("\n"))
 	var b bytes.Buffer
 	b.WriteString(bundleHeader + "\n")
 	b.WriteString("extra " + base64.StdEncoding.EncodeToString(line) + "\n")
