@@ -32,7 +32,7 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if !slices.Contains(web.ReportFormats, *format) {
 		return fmt.Errorf("format %q: %s: %w", *format, want, errUsage)
 	}
-	s, err := openExisting(ctx, *data)
+	s, err := openReadOnly(ctx, *data)
 	if err != nil {
 		return err
 	}
