@@ -240,14 +240,6 @@ func (s *server) handleStatic(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
-// safeNext returns next when it is a path on this server, "/" otherwise (no open redirect).
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n") {
-		return "/"
-	}
-	return next
-}
-
 type signInData struct {
 	Name, Next, Problem string
 	Setup               bool
@@ -274,7 +266,7 @@ func (s *server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setSessionCookie(w, sess)
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	seeOther(w, r, next)
 }
 
 func (s *server) handleSignOut(w http.ResponseWriter, r *http.Request) {
@@ -284,7 +276,7 @@ func (s *server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	clearSessionCookie(w)
-	http.Redirect(w, r, "/signin", http.StatusSeeOther)
+	seeOther(w, r, "/signin")
 }
 
 type setupData struct {
@@ -365,10 +357,10 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 	v, _ := viewerFrom(r.Context())
 	if v.User.CanWrite() {
-		http.Redirect(w, r, "/batches", http.StatusSeeOther)
+		seeOther(w, r, "/batches")
 		return
 	}
-	http.Redirect(w, r, "/audit", http.StatusSeeOther)
+	seeOther(w, r, "/audit")
 }
 
 type auditData struct {

@@ -150,7 +150,7 @@ func (s *server) pageCommit(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	http.Redirect(w, r, "/batches/"+b.ID, http.StatusSeeOther)
+	seeOther(w, r, "/batches/"+b.ID)
 }
 
 // filter is the status and strength a list is narrowed to.
@@ -282,7 +282,7 @@ func (s *server) pageCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !isHTMX(r) {
-		http.Redirect(w, r, "/batches/"+url.PathEscape(batch)+"?job="+url.QueryEscape(job), http.StatusSeeOther)
+		seeOther(w, r, "/batches/"+url.PathEscape(batch)+"?job="+url.QueryEscape(job))
 		return
 	}
 	d, err := s.batchData(r, batch, job)
@@ -445,7 +445,7 @@ func (s *server) pageOpenSeam(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	http.Redirect(w, r, "/claims/"+claim, http.StatusSeeOther)
+	seeOther(w, r, "/claims/"+url.PathEscape(claim))
 }
 
 // pageResolve resolves a seam. Fragment "seam-row": the resolved row, swapped in place.
@@ -456,7 +456,7 @@ func (s *server) pageResolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !isHTMX(r) {
-		http.Redirect(w, r, "/seams", http.StatusSeeOther)
+		seeOther(w, r, "/seams")
 		return
 	}
 	row, err := s.seamRowOf(r.Context(), sm)
@@ -497,7 +497,7 @@ func (s *server) pageClassify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !isHTMX(r) {
-		http.Redirect(w, r, "/sources", http.StatusSeeOther)
+		seeOther(w, r, "/sources")
 		return
 	}
 	s.render(w, r, http.StatusOK, "sources", "source-row", view{Title: "Sources", Data: sourceRow{Source: src, Classes: classChoices}})
