@@ -60,4 +60,3 @@ func FuzzHighlight(f *testing.F) {
 		}
 	})
 }
-
