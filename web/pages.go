@@ -256,8 +256,22 @@ func (s *server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	name, password := strings.TrimSpace(r.PostFormValue("name")), r.PostFormValue("password")
 	next := safeNext(r.PostFormValue("next"))
-	sess, err := s.cfg.Ledger.SignIn(r.Context(), name, password)
-	if errors.Is(err, ledger.ErrUnauthenticated) {
+	var sess ledger.Session
+	wrong := false
+	err := s.signin.signIn(r.Context(), name, clientKey(r), func() (bool, error) {
+		var err error
+		sess, err = s.cfg.Ledger.SignIn(r.Context(), name, password)
+		if errors.Is(err, ledger.ErrUnauthenticated) {
+			wrong = true
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if status := retryAfter(w, err); status != 0 {
+		s.render(w, r, status, "signin", "", view{Title: "Sign in", Data: signInData{Name: name, Next: next, Problem: err.Error() + "."}})
+		return
+	}
+	if err == nil && wrong {
 		s.render(w, r, http.StatusUnauthorized, "signin", "", view{Title: "Sign in", Data: signInData{Name: name, Next: next, Problem: "The name or the password is wrong. Passwords are case-sensitive."}})
 		return
 	}
@@ -330,20 +344,27 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var apiToken string
-	err := s.pages.setup.use(token, func() error {
-		var err error
-		apiToken, err = s.cfg.Ledger.AddUserWithPassword(r.Context(), "system", name, ledger.RoleOperator, pw)
+	var sess ledger.Session
+	err := s.signin.hash(r.Context(), func() error {
+		err := s.pages.setup.use(token, func() error {
+			var err error
+			apiToken, err = s.cfg.Ledger.AddUserWithPassword(r.Context(), "system", name, ledger.RoleOperator, pw)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		sess, err = s.cfg.Ledger.SignIn(r.Context(), name, pw)
 		return err
 	})
 	if errors.Is(err, ledger.ErrInvalid) {
 		again(err.Error())
 		return
 	}
-	if err != nil {
-		s.pageError(w, r, viewer{}, err)
+	if status := retryAfter(w, err); status != 0 {
+		s.render(w, r, status, "setup", "", view{Title: "First run", Data: setupData{Token: token, Name: name, Problem: err.Error() + "."}})
 		return
 	}
-	sess, err := s.cfg.Ledger.SignIn(r.Context(), name, pw)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -381,12 +402,12 @@ func (s *server) handleAuditPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Query().Get("run") != "" {
-		start := time.Now()
-		if d.Report, err = s.cfg.Ledger.Audit(r.Context()); err != nil {
+		run, err := s.audits.run(r.Context(), s.cfg.Ledger.Audit)
+		if err != nil {
 			s.pageError(w, r, viewer{}, err)
 			return
 		}
-		d.Ran, d.Took, d.At = true, time.Since(start), start
+		d.Ran, d.Report, d.Took, d.At = true, run.report, run.took, run.at
 	}
 	s.render(w, r, http.StatusOK, "audit", "audit-result", view{Title: "Audit", Data: d})
 }
