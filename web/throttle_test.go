@@ -229,8 +229,9 @@ func peakRSS(t *testing.T) func() int64 {
 	}
 }
 
-// maxSignInMemory is the bound the hammer tests hold the whole test process to.
-const maxSignInMemory = 300 << 20
+// maxSignInMemory is the bound the hammer tests hold the whole test process to (scaled
+// under the race detector only).
+const maxSignInMemory = 300 << 20 * raceMemoryFactor
 
 // TestSignInHammer sends 256 concurrent sign-ins with wrong passwords, under different
 // names and with the backoff out of the way, so every one reaches the hashing: each is
