@@ -73,11 +73,12 @@ func (s *server) pagePasteForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "paste", "", view{Title: "Paste research", Data: pasteData{}})
 }
 
-// preview parses text as the commit will; a paste that cannot be read is a problem shown
-// on the page, not an error page.
+// preview reads text with evidence.ReadPaste, the one intake path the commit, the API and
+// `ledger import` use too; a paste that cannot be read is a problem shown on the page, not
+// an error page.
 func preview(text string) pasteData {
 	d := pasteData{Text: text, Hash: textHash(text), Previewed: true}
-	res, err := evidence.ParseResearch(text)
+	res, err := evidence.ReadPaste([]byte(text))
 	if err != nil {
 		d.Problem = err.Error()
 		if strings.TrimSpace(text) == "" {

@@ -121,10 +121,6 @@ func (s *server) handleResearch(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, fmt.Errorf("read the research: %w", ledger.ErrInvalid))
 		return
 	}
-	if err := evidence.CheckText(body); err != nil {
-		Error(w, r, err)
-		return
-	}
 	mt := ""
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err = mime.ParseMediaType(ct); err != nil {
@@ -136,16 +132,9 @@ func (s *server) handleResearch(w http.ResponseWriter, r *http.Request) {
 	paste := body
 	switch {
 	case mt == "text/plain" || mt == "text/markdown":
-		res, err = evidence.ParseResearch(string(body))
+		res, err = evidence.ReadPaste(body)
 	case mt == "" || mt == "application/json":
-		res, err = evidence.ParseRequest(body)
-		var form map[string]json.RawMessage
-		if json.Unmarshal(body, &form) == nil && len(form) == 1 && form["text"] != nil {
-			var text string
-			if json.Unmarshal(form["text"], &text) == nil {
-				paste = []byte(text)
-			}
-		}
+		paste, res, err = evidence.ReadRequest(body)
 	default:
 		Error(w, r, fmt.Errorf("Content-Type %q: send research as application/json, text/plain or text/markdown: %w", mt, errMediaType))
 		return
