@@ -70,7 +70,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	wdb, err := sql.Open("sqlite", dsn(path, true, opts.maxPageCount))
+	wdb, err := sql.Open("sqlite", dsn(path, true, opts.MaxPages))
 	if err != nil {
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
 	}

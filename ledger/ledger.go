@@ -70,8 +70,10 @@ type Options struct {
 	// Now is the clock used for the events' "at" member. Default time.Now.
 	Now func() time.Time
 
-	// maxPageCount caps the database size in pages (tests simulate a full disk with it).
-	maxPageCount int
+	// MaxPages, when above 0, caps the database at that many pages (SQLite's
+	// max_page_count; a page is 4 KiB): a write past it fails as on a full disk, with
+	// [ErrDiskFull], and records nothing.
+	MaxPages int
 }
 
 // Store is an open ledger. It is safe for concurrent use by many goroutines, and several

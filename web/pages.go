@@ -171,6 +171,9 @@ func (s *server) pageError(w http.ResponseWriter, r *http.Request, v viewer, err
 	for _, st := range statuses {
 		if errors.Is(err, st.err) {
 			status, msg, known = st.status, err.Error(), true
+			if status >= 500 {
+				logCause(r, err)
+			}
 			break
 		}
 	}
