@@ -69,6 +69,7 @@ func newPages(setupToken string) *pages {
 		"when":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
 		"short":     func(h string) string { return shortHash(h) },
 		"highlight": highlight,
+		"showURL":   hideCredentials,
 		"inc":       func(i int) int { return i + 1 },
 		"strength":  strengthWord,
 		"duration":  humanDuration,
