@@ -193,31 +193,28 @@ type listData struct {
 	Strengths []string
 	Batches   []ledger.Batch
 	Claims    []ledger.ClaimView
+	Pager     pager
 }
 
-// pageBatches lists batches; a filter keeps the batches with at least one claim of that
-// status and of that strength.
+// pageBatches lists batches, newest first, a page at a time; a filter keeps the batches
+// with at least one claim of that status and of that strength.
 func (s *server) pageBatches(w http.ResponseWriter, r *http.Request) {
 	f, err := readFilter(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	all, err := s.cfg.Ledger.Batches(r.Context())
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	d := listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices}
-	for _, b := range all {
-		if f.Status != "" && b.Counts.ClaimsByStatus[evidence.Status(f.Status)] == 0 {
-			continue
-		}
-		if f.Strength != "" && b.Counts.ClaimsByStrength[f.Strength] == 0 {
-			continue
-		}
-		d.Batches = append(d.Batches, b)
+	bp, err := s.cfg.Ledger.BatchesPage(r.Context(), ledger.BatchFilter{Status: f.Status, Strength: f.Strength}, p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
 	}
+	d := listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices, Batches: bp.Batches, Pager: pagerOf(r, "/batches", bp.Cursors)}
 	s.render(w, r, http.StatusOK, "batches", "", view{Title: "Batches", Data: d})
 }
 
@@ -301,12 +298,18 @@ func (s *server) pageClaims(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	claims, err := s.cfg.Ledger.Claims(r.Context(), ledger.ClaimFilter{Batch: f.Batch, Status: evidence.Status(f.Status), Strength: f.Strength})
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "claims", "", view{Title: "Claims", Data: listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices, Claims: claims}})
+	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: f.Batch, Status: evidence.Status(f.Status), Strength: f.Strength}, p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices, Claims: cp.Claims, Pager: pagerOf(r, "/claims", cp.Cursors)}
+	s.render(w, r, http.StatusOK, "claims", "", view{Title: "Claims", Data: d})
 }
 
 type claimData struct {
@@ -396,6 +399,7 @@ func (s *server) seamRowOf(ctx context.Context, sm ledger.SeamView) (seamRow, er
 type seamsData struct {
 	State string
 	Rows  []seamRow
+	Pager pager
 }
 
 func (s *server) pageSeams(w http.ResponseWriter, r *http.Request) {
@@ -407,13 +411,18 @@ func (s *server) pageSeams(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, fmt.Errorf("state %q: want open or resolved: %w", state, ledger.ErrInvalid))
 		return
 	}
-	seams, err := s.cfg.Ledger.Seams(r.Context(), state)
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	d := seamsData{State: string(state)}
-	for _, sm := range seams {
+	sp, err := s.cfg.Ledger.SeamsPage(r.Context(), state, p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := seamsData{State: string(state), Pager: pagerOf(r, "/seams", sp.Cursors)}
+	for _, sm := range sp.Seams {
 		row, err := s.seamRowOf(r.Context(), sm)
 		if err != nil {
 			s.pageError(w, r, viewer{}, err)

@@ -17,11 +17,11 @@ import (
 // intakeLedger is what the research, claim, batch, seam and source routes need of the store.
 type intakeLedger interface {
 	ImportResearch(ctx context.Context, actor string, paste []byte, research evidence.Research) (ledger.Batch, error)
-	Claims(ctx context.Context, f ledger.ClaimFilter) ([]ledger.ClaimView, error)
+	ClaimsPage(ctx context.Context, f ledger.ClaimFilter, p ledger.Page) (ledger.ClaimPage, error)
 	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
-	Batches(ctx context.Context) ([]ledger.Batch, error)
+	BatchesPage(ctx context.Context, f ledger.BatchFilter, p ledger.Page) (ledger.BatchPage, error)
 	Batch(ctx context.Context, id string) (ledger.Batch, error)
-	Seams(ctx context.Context, state evidence.SeamState) ([]ledger.SeamView, error)
+	SeamsPage(ctx context.Context, state evidence.SeamState, p ledger.Page) (ledger.SeamPage, error)
 	Seam(ctx context.Context, id string) (ledger.SeamView, error)
 	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)
 	ResolveSeam(ctx context.Context, actor, id, decision, reason string) (ledger.SeamView, error)
@@ -179,13 +179,20 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
+// handleBatches answers one page {"batches":[...],"next_after","prev_before"}, newest
+// first: status and strength keep batches with a claim of them; limit, after, before.
 func (s *server) handleBatches(w http.ResponseWriter, r *http.Request) {
-	bs, err := s.cfg.Ledger.Batches(r.Context())
+	p, err := readPage(r)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string][]ledger.Batch{"batches": bs})
+	bp, err := s.cfg.Ledger.BatchesPage(r.Context(), ledger.BatchFilter{Status: trimmed(r, "status"), Strength: trimmed(r, "strength")}, p)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, bp)
 }
 
 func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
