@@ -34,14 +34,14 @@ type Cursors struct {
 
 // list is how one list is ordered and filtered, as SQL.
 type list struct {
-	name  string // in errors: "claim", "batch"
+	name    string // in errors: "claim", "batch"
 	from    string // FROM and joins, for the page query
 	keyFrom string // FROM and joins to look up one item's keys by id; from when empty
 	id      string // the id column
-	keys  []string
-	desc  bool   // the order is descending
-	where string // the filter
-	args  []any
+	keys    []string
+	desc    bool   // the order is descending
+	where   string // the filter
+	args    []any
 }
 
 // pageIDs returns the ids of page p of l, in l's order, and the cursors around it. A cursor
