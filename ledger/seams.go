@@ -282,7 +282,7 @@ func projectSeamResolved(tx *sql.Tx, ev *Event) error {
 		return fmt.Errorf("seam %s: its citation: %w", p.Seam, err)
 	}
 	note := fmt.Sprintf("decided by %s (seam %s): %s", ev.Actor, p.Seam, p.Reason)
-	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ? WHERE id = ?", p.Decision, note, citation); err != nil {
+	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, decided_by_seam = ? WHERE id = ?", p.Decision, note, p.Seam, citation); err != nil {
 		return fmt.Errorf("citation %s: %w", citation, err)
 	}
 	if p.Decision == string(evidence.StatusFound) {
