@@ -65,6 +65,11 @@ func (s *Store) Batch(ctx context.Context, id string) (Batch, error) {
 		return Batch{}, fmt.Errorf("batch %s: %w", id, err)
 	}
 	defer tx.Rollback()
+	return readBatch(ctx, tx, id)
+}
+
+// readBatch reads one batch with its counts and claims in tx.
+func readBatch(ctx context.Context, tx *sql.Tx, id string) (Batch, error) {
 	bs, err := loadBatches(ctx, tx, "b.id = ?", id)
 	if err != nil {
 		return Batch{}, err

@@ -131,8 +131,9 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 	}
 
 	if o.decide != nil {
+		// decide's errors are about the caller's request: they go back as they are.
 		if items, err = o.decide(tx); err != nil {
-			return nil, fmt.Errorf("record: %w", err)
+			return nil, err
 		}
 	}
 
