@@ -49,12 +49,8 @@ func newCounts() BatchCounts {
 
 // Batches returns every batch, newest first, with its counts (without its claims).
 func (s *Store) Batches(ctx context.Context) ([]Batch, error) {
-	tx, err := s.readTx(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("batches: %w", err)
-	}
-	defer tx.Rollback()
-	return loadBatches(ctx, tx, "1")
+	p, err := s.BatchesPage(ctx, BatchFilter{}, Page{})
+	return p.Batches, err
 }
 
 // Batch returns one batch with its counts and its claims. It fails, wrapping [ErrNotFound],

@@ -312,3 +312,29 @@ func (s *Store) SeamsPage(ctx context.Context, state evidence.SeamState, p Page)
 	}
 	return SeamPage{Seams: ss, Cursors: cur}, nil
 }
+
+// SourcePage is one page of sources and the cursors around it.
+type SourcePage struct {
+	Sources []SourceView `json:"sources"`
+	Cursors
+}
+
+// SourcesPage returns page p of the sources, by id, as [Store.Sources] does. Errors wrap
+// [ErrInvalid] for a cursor that does not exist.
+func (s *Store) SourcesPage(ctx context.Context, p Page) (SourcePage, error) {
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return SourcePage{}, fmt.Errorf("sources: %w", err)
+	}
+	defer tx.Rollback()
+	ids, cur, err := pageIDs(ctx, tx, list{name: "source", from: "FROM sources s", id: "s.id", keys: []string{"s.id"}, where: "1"}, p)
+	if err != nil {
+		return SourcePage{}, fmt.Errorf("sources: %w", err)
+	}
+	w, a := inIDs("s.id", ids)
+	vs, err := loadSources(ctx, tx, w, a...)
+	if err != nil {
+		return SourcePage{}, err
+	}
+	return SourcePage{Sources: vs, Cursors: cur}, nil
+}

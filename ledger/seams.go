@@ -341,19 +341,8 @@ func projectSeamResolved(tx *sql.Tx, ev *Event) error {
 // Seams returns the seams in a state (evidence.SeamOpen or evidence.SeamResolved; "" for
 // all), oldest first. Errors wrap [ErrInvalid] for another state.
 func (s *Store) Seams(ctx context.Context, state evidence.SeamState) ([]SeamView, error) {
-	where, args := "1", []any{}
-	if state != "" {
-		if !state.Valid() {
-			return nil, fmt.Errorf("seams: state %q: want open or resolved: %w", state, ErrInvalid)
-		}
-		where, args = "s.state = ?", []any{string(state)}
-	}
-	tx, err := s.readTx(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("seams: %w", err)
-	}
-	defer tx.Rollback()
-	return loadSeams(ctx, tx, where, args...)
+	p, err := s.SeamsPage(ctx, state, Page{})
+	return p.Seams, err
 }
 
 // Seam returns one seam. It fails, wrapping [ErrNotFound], when there is no seam with that id.

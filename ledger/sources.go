@@ -122,14 +122,12 @@ func projectSourceClassified(tx *sql.Tx, ev *Event) error {
 
 // Sources returns every source, by id, with its class, publisher and citation counts.
 func (s *Store) Sources(ctx context.Context) ([]SourceView, error) {
-	return loadSources(ctx, s.rdb, "1")
+	p, err := s.SourcesPage(ctx, Page{})
+	return p.Sources, err
 }
 
-// loadSources reads the sources where (SQL over the sources alias s) selects, by id, in q (a
-// transaction or the read pool).
-func loadSources(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, where string, args ...any) ([]SourceView, error) {
+// loadSources reads the sources where (SQL over the sources alias s) selects, by id, in q.
+func loadSources(ctx context.Context, q *sql.Tx, where string, args ...any) ([]SourceView, error) {
 	rows, err := q.QueryContext(ctx, `SELECT s.id, s.class, s.publisher, coalesce(s.classified_by, ''), coalesce(s.classified_at, ''),
 		(SELECT count(*) FROM citations ct WHERE ct.source = s.id),
 		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = 'found_at_source')

@@ -480,17 +480,24 @@ func (s *server) pageResolve(w http.ResponseWriter, r *http.Request) {
 type sourcesData struct {
 	Sources []ledger.SourceView
 	Classes []string
+	Pager   pager
 }
 
 var classChoices = []string{string(evidence.ClassPrimary), string(evidence.ClassSemi), string(evidence.ClassLead)}
 
 func (s *server) pageSources(w http.ResponseWriter, r *http.Request) {
-	srcs, err := s.cfg.Ledger.Sources(r.Context())
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "sources", "", view{Title: "Sources", Data: sourcesData{Sources: srcs, Classes: classChoices}})
+	sp, err := s.cfg.Ledger.SourcesPage(r.Context(), p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := sourcesData{Sources: sp.Sources, Classes: classChoices, Pager: pagerOf(r, "/sources", sp.Cursors)}
+	s.render(w, r, http.StatusOK, "sources", "", view{Title: "Sources", Data: d})
 }
 
 // sourceRow is one row of the sources table.

@@ -25,7 +25,7 @@ type intakeLedger interface {
 	Seam(ctx context.Context, id string) (ledger.SeamView, error)
 	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)
 	ResolveSeam(ctx context.Context, actor, id, decision, reason string) (ledger.SeamView, error)
-	Sources(ctx context.Context) ([]ledger.SourceView, error)
+	SourcesPage(ctx context.Context, p ledger.Page) (ledger.SourcePage, error)
 	ClassifySource(ctx context.Context, actor, id string, class evidence.SourceClass, publisher string) (ledger.SourceView, error)
 }
 
