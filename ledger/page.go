@@ -83,13 +83,8 @@ func pageIDs(ctx context.Context, tx *sql.Tx, l list, p Page) ([]string, Cursors
 		}
 	}
 	if len(ids) == 0 {
-		// An empty page past the end still leads back.
-		if fwd && cursor != "" {
-			cur.Prev = cursor
-		}
-		if !fwd {
-			cur.Next = cursor
-		}
+		// Nothing on this side of the cursor (the cursors of a page lead only where
+		// there is more): no way on from here but the first page.
 		return ids, cur, nil
 	}
 	for _, side := range []struct {

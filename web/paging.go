@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 
@@ -34,26 +35,35 @@ func readPage(r *http.Request) (ledger.Page, error) {
 	return p, nil
 }
 
-// pager is the Previous and Next links of a page; "" where there is no page.
+// pager is the Previous and Next links of a page ("" where there is no page), and First,
+// the list's first page, on a page that was asked for by a cursor.
 type pager struct {
-	Prev, Next string
+	Prev, Next, First string
 }
 
 // pagerOf builds the links of a page at path from the request's query (filters and limit
 // kept, after and before replaced).
 func pagerOf(r *http.Request, path string, cur ledger.Cursors) pager {
+	q := url.Values{}
+	for k, v := range r.URL.Query() {
+		if k != "after" && k != "before" {
+			q[k] = v
+		}
+	}
 	link := func(name, id string) string {
 		if id == "" {
 			return ""
 		}
-		q := url.Values{}
-		for k, v := range r.URL.Query() {
-			if k != "after" && k != "before" {
-				q[k] = v
-			}
-		}
+		q := maps.Clone(q)
 		q.Set(name, id)
 		return path + "?" + q.Encode()
 	}
-	return pager{Prev: link("before", cur.Prev), Next: link("after", cur.Next)}
+	p := pager{Prev: link("before", cur.Prev), Next: link("after", cur.Next)}
+	if r.URL.Query().Has("after") || r.URL.Query().Has("before") {
+		p.First = path
+		if len(q) > 0 {
+			p.First += "?" + q.Encode()
+		}
+	}
+	return p
 }
