@@ -40,9 +40,10 @@ func TestAuditRunOneAtATime(t *testing.T) {
 			t.Errorf("a waiter that gave up: %v", err)
 		}
 	})
-	time.Sleep(50 * time.Millisecond)
+	// Time for every request to join the run before it ends.
+	time.Sleep(300 * time.Millisecond)
 	cancel()
-	time.Sleep(20 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
 	close(release)
 	wg.Wait()
 	if runs.Load() != 1 {
