@@ -64,6 +64,25 @@ func (s *Store) Batch(ctx context.Context, id string) (Batch, error) {
 	return readBatch(ctx, tx, id)
 }
 
+// BatchSummary returns one batch with its counts, without its claims (read them a page at a
+// time with [Store.ClaimsPage]). It fails, wrapping [ErrNotFound], when there is no batch
+// with that id.
+func (s *Store) BatchSummary(ctx context.Context, id string) (Batch, error) {
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return Batch{}, fmt.Errorf("batch %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	bs, err := loadBatches(ctx, tx, "b.id = ?", id)
+	if err != nil {
+		return Batch{}, err
+	}
+	if len(bs) == 0 {
+		return Batch{}, fmt.Errorf("batch %q does not exist; check the id: %w", id, ErrNotFound)
+	}
+	return bs[0], nil
+}
+
 // readBatch reads one batch with its counts and claims in tx.
 func readBatch(ctx context.Context, tx *sql.Tx, id string) (Batch, error) {
 	bs, err := loadBatches(ctx, tx, "b.id = ?", id)

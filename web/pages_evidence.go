@@ -219,7 +219,11 @@ func (s *server) pageBatches(w http.ResponseWriter, r *http.Request) {
 }
 
 type batchData struct {
+	// Batch holds one page of its claims.
 	Batch ledger.Batch
+	Pager pager
+	// Poll is the address the progress fragment polls: this page, following the job.
+	Poll string
 	// CanCheck is false when the server was built without check jobs.
 	CanCheck bool
 	// Job is the check job the page follows (?job=ID); nil when none.
@@ -249,11 +253,25 @@ func (s *server) pageBatch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) batchData(r *http.Request, id, job string) (batchData, error) {
-	b, err := s.cfg.Ledger.Batch(r.Context(), id)
+	b, cur, err := s.batchPage(r, id)
 	if err != nil {
 		return batchData{}, err
 	}
-	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil, Summary: summarize(b)}
+	// The check summary counts every citation of the batch, not only this page's.
+	full, err := s.cfg.Ledger.Batch(r.Context(), b.ID)
+	if err != nil {
+		return batchData{}, err
+	}
+	path := "/batches/" + url.PathEscape(b.ID)
+	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil, Summary: summarize(full), Pager: pagerOf(r, path, cur)}
+	q := url.Values{}
+	for _, k := range []string{"limit", "after", "before"} {
+		if v := r.URL.Query().Get(k); v != "" {
+			q.Set(k, v)
+		}
+	}
+	q.Set("job", job)
+	d.Poll = path + "?" + q.Encode()
 	if job != "" && s.cfg.Jobs != nil {
 		st, ok := s.cfg.Jobs.Wait(r.Context(), job, 0)
 		if ok && st.Batch == b.ID {

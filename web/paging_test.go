@@ -160,3 +160,48 @@ func TestClaimPagesWithoutJavaScript(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchClaimPages: a batch's claims come in pages on the API and on its page too.
+func TestBatchClaimPages(t *testing.T) {
+	f := newPageFixture(t, "")
+	ids := importClaims(t, f.store, 1, 120)
+	bs, err := f.store.Batches(t.Context())
+	if err != nil || len(bs) != 1 {
+		t.Fatal(bs, err)
+	}
+	token, err := f.store.AddUser(t.Context(), "system", "aude", ledger.RoleAuditor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", f.srv.URL+"/api/batches/"+bs[0].ID+"?limit=10&after="+ids[9], nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bp struct {
+		ID     string
+		Counts struct{ Claims int }
+		Claims []struct{ ID string }
+		Next   string `json:"next_after"`
+		Prev   string `json:"prev_before"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&bp)
+	resp.Body.Close()
+	if err != nil || bp.ID != bs[0].ID || bp.Counts.Claims != 120 || len(bp.Claims) != 10 || bp.Claims[0].ID != ids[10] || bp.Next != ids[19] || bp.Prev != ids[10] {
+		t.Fatalf("batch page: %+v %v", bp, err)
+	}
+	b := f.browser(t)
+	b.signIn("olga", opPassword)
+	p := b.get("/batches/" + bs[0].ID)
+	rows := claimRow.FindAllStringSubmatch(p.body, -1)
+	m := nextLink.FindStringSubmatch(p.body)
+	if p.status != 200 || len(rows) != defaultPageSize || m == nil {
+		t.Fatalf("batch page: %d, %d rows, next %v", p.status, len(rows), m)
+	}
+	p = b.get(html.UnescapeString(m[1]))
+	rows = claimRow.FindAllStringSubmatch(p.body, -1)
+	if p.status != 200 || len(rows) != defaultPageSize || rows[0][1] != ids[defaultPageSize] {
+		t.Fatalf("the batch's second page: %d, %d rows", p.status, len(rows))
+	}
+}

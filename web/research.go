@@ -21,6 +21,7 @@ type intakeLedger interface {
 	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
 	BatchesPage(ctx context.Context, f ledger.BatchFilter, p ledger.Page) (ledger.BatchPage, error)
 	Batch(ctx context.Context, id string) (ledger.Batch, error)
+	BatchSummary(ctx context.Context, id string) (ledger.Batch, error)
 	SeamsPage(ctx context.Context, state evidence.SeamState, p ledger.Page) (ledger.SeamPage, error)
 	Seam(ctx context.Context, id string) (ledger.SeamView, error)
 	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)
@@ -195,16 +196,37 @@ func (s *server) handleBatches(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, bp)
 }
 
+// handleBatch answers a batch with its counts and one page of its claims (limit, after,
+// before), with "next_after" and "prev_before" when there are more.
 func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
-	b, err := s.cfg.Ledger.Batch(r.Context(), r.PathValue("id"))
+	b, cur, err := s.batchPage(r, r.PathValue("id"))
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	if b.Claims == nil {
-		b.Claims = []ledger.ClaimView{}
+	writeJSON(w, http.StatusOK, struct {
+		ledger.Batch
+		ledger.Cursors
+	}{b, cur})
+}
+
+// batchPage reads a batch with the page of its claims that the request's limit, after and
+// before ask for.
+func (s *server) batchPage(r *http.Request, id string) (ledger.Batch, ledger.Cursors, error) {
+	p, err := readPage(r)
+	if err != nil {
+		return ledger.Batch{}, ledger.Cursors{}, err
 	}
-	writeJSON(w, http.StatusOK, b)
+	b, err := s.cfg.Ledger.BatchSummary(r.Context(), id)
+	if err != nil {
+		return ledger.Batch{}, ledger.Cursors{}, err
+	}
+	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: b.ID}, p)
+	if err != nil {
+		return ledger.Batch{}, ledger.Cursors{}, err
+	}
+	b.Claims = cp.Claims
+	return b, cp.Cursors, nil
 }
 
 // trimmed is strings.TrimSpace, for query values.
