@@ -19,9 +19,9 @@ var checkCommand = command{
 }
 
 // runCheck checks the citations of a batch not checked yet or left unreachable (every one
-// with --recheck), recording each check as it completes, then prints one line per citation (id, status,
-// note) and a summary. An interruption (Ctrl-C) keeps what was recorded; running the
-// command again checks the rest. It holds the batch's check lock while it runs: when a
+// with --recheck), recording each check as it completes, then prints one line per citation
+// (id, status, note) and a summary. An interruption (Ctrl-C) keeps what was recorded;
+// running the command again checks the rest. It holds the batch's check lock while it runs: when a
 // server job or another `ledger check` checks the batch, it checks nothing and says which
 // job runs (exit status 1).
 func runCheck(ctx context.Context, e *env, args []string) error {
