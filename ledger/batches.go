@@ -24,7 +24,7 @@ type Batch struct {
 	// [Store.ImportResearch] and [Store.Batch], not by [Store.Batches].
 	Claims []ClaimView `json:"claims,omitempty"`
 	// Models sums the model calls of the latest checks of the batch's citations; filled by
-	// [Store.Batch] only.
+	// [Store.Batch] and [Store.BatchSummary] only.
 	Models *ModelTotals `json:"models,omitempty"`
 }
 
@@ -49,12 +49,8 @@ func newCounts() BatchCounts {
 
 // Batches returns every batch, newest first, with its counts (without its claims).
 func (s *Store) Batches(ctx context.Context) ([]Batch, error) {
-	tx, err := s.readTx(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("batches: %w", err)
-	}
-	defer tx.Rollback()
-	return loadBatches(ctx, tx, "1")
+	p, err := s.BatchesPage(ctx, BatchFilter{}, Page{})
+	return p.Batches, err
 }
 
 // Batch returns one batch with its counts and its claims. It fails, wrapping [ErrNotFound],
@@ -65,6 +61,23 @@ func (s *Store) Batch(ctx context.Context, id string) (Batch, error) {
 		return Batch{}, fmt.Errorf("batch %s: %w", id, err)
 	}
 	defer tx.Rollback()
+	return readBatch(ctx, tx, id)
+}
+
+// BatchSummary returns one batch with its counts and model totals, without its claims (read
+// them a page at a time with [Store.ClaimsPage]). It fails, wrapping [ErrNotFound], when
+// there is no batch with that id.
+func (s *Store) BatchSummary(ctx context.Context, id string) (Batch, error) {
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return Batch{}, fmt.Errorf("batch %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	return readBatchSummary(ctx, tx, id)
+}
+
+// readBatchSummary reads one batch with its counts and model totals in tx.
+func readBatchSummary(ctx context.Context, tx *sql.Tx, id string) (Batch, error) {
 	bs, err := loadBatches(ctx, tx, "b.id = ?", id)
 	if err != nil {
 		return Batch{}, err
@@ -73,14 +86,23 @@ func (s *Store) Batch(ctx context.Context, id string) (Batch, error) {
 		return Batch{}, fmt.Errorf("batch %q does not exist; check the id: %w", id, ErrNotFound)
 	}
 	b := bs[0]
-	if b.Claims, err = loadClaims(ctx, tx, "c.batch = ?", id); err != nil {
-		return Batch{}, err
-	}
 	t, err := loadModelTotals(ctx, tx, id)
 	if err != nil {
 		return Batch{}, err
 	}
 	b.Models = &t
+	return b, nil
+}
+
+// readBatch reads one batch with its counts, model totals and claims in tx.
+func readBatch(ctx context.Context, tx *sql.Tx, id string) (Batch, error) {
+	b, err := readBatchSummary(ctx, tx, id)
+	if err != nil {
+		return Batch{}, err
+	}
+	if b.Claims, err = loadClaims(ctx, tx, "c.batch = ?", id); err != nil {
+		return Batch{}, err
+	}
 	return b, nil
 }
 

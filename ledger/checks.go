@@ -113,7 +113,8 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 }
 
 // respectPerson keeps a re-check from overwriting a person's decision silently. When the
-// citation's status was last set by a person resolving a manual or disagreement seam, and the
+// citation's status was last set by a person resolving a manual or disagreement seam (the
+// column citations.decided_by_seam names that seam until the next check is recorded), and the
 // check gives another status:
 //
 //   - a check that fetched nothing and asks a person to open the page (a login wall) learns
@@ -126,11 +127,8 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 // what to record. tx is the transaction that records them.
 func respectPerson(ctx context.Context, tx *sql.Tx, checked *evidence.Checked, seam *evidence.SeamOpened) (*evidence.SeamOpened, error) {
 	var id, by, decision string
-	err := tx.QueryRowContext(ctx, `SELECT s.id, s.resolved_by, s.decision FROM seams s
-		JOIN seam_citations sc ON sc.seam = s.id JOIN citations ct ON ct.id = sc.citation
-		WHERE ct.id = ? AND s.state = 'resolved' AND s.kind IN ('manual', 'disagreement')
-		AND ct.status = s.decision AND ct.note = 'decided by ' || s.resolved_by || ' (seam ' || s.id || '): ' || s.reason
-		ORDER BY s.opened_seq DESC LIMIT 1`, checked.Citation).Scan(&id, &by, &decision)
+	err := tx.QueryRowContext(ctx, `SELECT s.id, s.resolved_by, s.decision FROM citations ct
+		JOIN seams s ON s.id = ct.decided_by_seam WHERE ct.id = ?`, checked.Citation).Scan(&id, &by, &decision)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return seam, nil
@@ -264,7 +262,7 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 			}
 		}
 	}
-	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, excerpt = ?, last_check = ? WHERE id = ?",
+	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, excerpt = ?, last_check = ?, decided_by_seam = NULL WHERE id = ?",
 		ch.Status, ch.Note, ch.Excerpt, ev.Seq, ch.Citation); err != nil {
 		return fmt.Errorf("citation %s: %w", ch.Citation, err)
 	}

@@ -82,7 +82,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if opts.noTree {
 		driverName = "sqlite"
 	}
-	wdb, err := sql.Open(driverName, dsn(path, true, opts.maxPageCount))
+	wdb, err := sql.Open(driverName, dsn(path, true, opts.MaxPages))
 	if err != nil {
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
 	}

@@ -102,10 +102,21 @@ func (s *Store) ImportResearch(ctx context.Context, actor string, paste []byte, 
 	if err != nil {
 		return Batch{}, fmt.Errorf("import research: %w", err)
 	}
-	if _, err := s.Record(ctx, actor, Draft{Type: typeBatchImported, Payload: p, Blobs: [][]byte{paste}}); err != nil {
+	items, err := prepareDrafts([]Draft{{Type: typeBatchImported, Payload: p, Blobs: [][]byte{paste}}})
+	if err != nil {
 		return Batch{}, fmt.Errorf("import research: %w", err)
 	}
-	return s.Batch(ctx, p.Batch)
+	// One transaction: the batch returned is the one recorded, read before the commit.
+	var b Batch
+	_, err = s.record(ctx, actor, items, recordOpts{extra: func(tx *sql.Tx, _ []Event) error {
+		var err error
+		b, err = readBatch(ctx, tx, p.Batch)
+		return err
+	}})
+	if err != nil {
+		return Batch{}, fmt.Errorf("import research: %w", err)
+	}
+	return b, nil
 }
 
 // draftBatch validates research and builds its batch.imported payload with new ids.

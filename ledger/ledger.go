@@ -63,8 +63,6 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrUnauthenticated means a token was missing or matched no user.
 	ErrUnauthenticated = errors.New("unauthenticated")
-	// ErrReadOnly means a write was asked of a store opened by [OpenReadOnly].
-	ErrReadOnly = errors.New("the ledger is open read-only")
 )
 
 // Options configure a [Store]. The zero value is ready to use.
@@ -79,8 +77,11 @@ type Options struct {
 	// the one the ledger's checkpoints already have.
 	Origin string
 
-	// maxPageCount caps the database size in pages (tests simulate a full disk with it).
-	maxPageCount int
+	// MaxPages, when above 0, caps the database at that many pages (SQLite's
+	// max_page_count; a page is 4 KiB): a write past it fails as on a full disk, with
+	// [ErrDiskFull], and records nothing.
+	MaxPages int
+
 	// noTree records without the Merkle tree and checkpoints, as the ledger did before
 	// them: the benchmarks' baseline for what checkpoints cost.
 	noTree bool

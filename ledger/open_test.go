@@ -178,7 +178,7 @@ func TestReopenKeepsKeyAndChain(t *testing.T) {
 func TestFullDiskLosesNothing(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	s, err := Open(ctx, dir, Options{Now: testClock(), maxPageCount: 64})
+	s, err := Open(ctx, dir, Options{Now: testClock(), MaxPages: 128})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestFullDiskLosesNothing(t *testing.T) {
 		}
 		acked = evs[0].Seq
 	}
-	if fullErr == nil || !strings.Contains(fullErr.Error(), "full") || !strings.Contains(fullErr.Error(), "nothing of this call was recorded") {
+	if !errors.Is(fullErr, ErrDiskFull) || fullErr.Error() != ErrDiskFull.Error() {
 		t.Fatalf("filling the database gave %v, want a clear disk-full error", fullErr)
 	}
 	if acked < 2 {

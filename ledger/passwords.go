@@ -190,18 +190,18 @@ func (s *Store) SignIn(ctx context.Context, name, password string) (Session, err
 	sess := Session{ID: base64.RawURLEncoding.EncodeToString(secret[:]), User: u, Expires: now.Add(SessionTTL)}
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
-		return Session{}, fmt.Errorf("sign in: %w", err)
+		return Session{}, fmt.Errorf("sign in: %w", storageError(err))
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE expires <= ?", now.Format(timeLayout)); err != nil {
-		return Session{}, fmt.Errorf("sign in: purge expired sessions: %w", err)
+		return Session{}, fmt.Errorf("sign in: purge expired sessions: %w", storageError(err))
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO sessions (id_hash, name, created, expires) VALUES (?, ?, ?, ?)",
 		tokenHash(sess.ID), u.Name, now.Format(timeLayout), sess.Expires.Format(timeLayout)); err != nil {
-		return Session{}, fmt.Errorf("sign in: store session: %w", err)
+		return Session{}, fmt.Errorf("sign in: store session: %w", storageError(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return Session{}, fmt.Errorf("sign in: %w", err)
+		return Session{}, fmt.Errorf("sign in: %w", storageError(err))
 	}
 	return sess, nil
 }
@@ -232,7 +232,7 @@ func (s *Store) SessionUser(ctx context.Context, id string) (Session, error) {
 // SignOut ends the session with the given id. Ending an unknown session is not an error.
 func (s *Store) SignOut(ctx context.Context, id string) error {
 	if _, err := s.wdb.ExecContext(ctx, "DELETE FROM sessions WHERE id_hash = ?", tokenHash(id)); err != nil {
-		return fmt.Errorf("sign out: %w", err)
+		return fmt.Errorf("sign out: %w", storageError(err))
 	}
 	return nil
 }

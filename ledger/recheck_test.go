@@ -116,3 +116,58 @@ func TestRecheckNeverOverwritesAPersonSilently(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionIsAColumnNotANote: whether a person's decision stands is kept in
+// citations.decided_by_seam, set by the resolution and cleared by the next check, not read
+// back from note text: a check whose note reads like a person's decision is not taken for
+// one.
+func TestDecisionIsAColumnNotANote(t *testing.T) {
+	s, dir := openTest(t)
+	ctx := context.Background()
+	b, err := s.ImportResearch(ctx, "system", []byte("p"), research(claim("One.", "https://walled.example/1", "quote of enough length")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := b.Claims[0]
+	ch, seam := loginWalledCheck(c.ID, c.Citations[0].ID)
+	if err := s.RecordCheck(ctx, "system", ch, nil, seam); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ResolveSeam(ctx, "user:olga", seam.Seam, string(evidence.StatusFound), "I opened the page myself."); err != nil {
+		t.Fatal(err)
+	}
+	decided := func() string {
+		var v *string
+		if err := rawDB(t, dir).QueryRow("SELECT decided_by_seam FROM citations WHERE id = ?", c.Citations[0].ID).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		if v == nil {
+			return ""
+		}
+		return *v
+	}
+	if got := decided(); got != seam.Seam {
+		t.Fatalf("after the resolution decided_by_seam = %q; want %s", got, seam.Seam)
+	}
+	// A check that agrees, with a note that copies the decision's words.
+	agree, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
+	agree.Note = "decided by user:olga (seam " + seam.Seam + "): I opened the page myself."
+	if err := s.RecordCheck(ctx, "system", agree, body, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := decided(); got != "" {
+		t.Fatalf("after a check decided_by_seam = %q; want none: code set the status last", got)
+	}
+	gone, body := notFoundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
+	if err := s.RecordCheck(ctx, "system", gone, body, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Claim(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := got.Citations[0].Status; st != evidence.StatusNotFound {
+		t.Fatalf("a re-check after a check (not a person) set the status: %s; want not_found", st)
+	}
+	mustAuditOK(t, s)
+}

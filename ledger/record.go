@@ -31,8 +31,8 @@ type recordOpts struct {
 // actor is "system" or "user:<name>". Every draft's type must have a registered projector
 // (an unknown type never enters the chain); types the ledger reserves for itself (key.*,
 // user.added) are refused: use [Store.RotateKey] and [Store.AddUser]. Errors wrap
-// [ErrInvalid] for refused input. A full disk gives an error that says so; nothing of the
-// call is recorded then.
+// [ErrInvalid] for refused input. A full disk or a read-only database gives an error wrapping
+// [ErrDiskFull] or [ErrReadOnly] that says so; nothing of the call is recorded then.
 //
 // "at" is the clock's time in UTC, rounded down to the millisecond. When the clock reads
 // earlier than the chain head's time (it stepped back), the head's time is used, so "at"
@@ -97,10 +97,10 @@ func (s *Store) record(ctx context.Context, actor string, items []preparedDraft,
 			time.Sleep(time.Duration(attempt) * 10 * time.Millisecond)
 			continue
 		}
-		if sqliteCode(err) == sqliteFull {
-			return nil, fmt.Errorf("the database or the disk is full; nothing of this call was recorded; free space and try again: %w", err)
+		if err != nil {
+			return nil, storageError(err)
 		}
-		return evs, err
+		return evs, nil
 	}
 }
 
@@ -136,8 +136,9 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 	}
 
 	if o.decide != nil {
+		// decide's errors are about the caller's request: they go back as they are.
 		if items, err = o.decide(tx); err != nil {
-			return nil, fmt.Errorf("record: %w", err)
+			return nil, err
 		}
 	}
 

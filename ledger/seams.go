@@ -158,18 +158,47 @@ func contains(xs []string, x string) bool {
 // is recorded then.
 func (s *Store) OpenSeam(ctx context.Context, actor string, req SeamRequest) (SeamView, error) {
 	p := seamOpened{Seam: newID("s_"), Kind: req.Kind, Summary: strings.TrimSpace(req.Summary), Claims: nonNil(req.Claims), Citations: nonNil(req.Citations)}
+	if err := checkActor(actor); err != nil {
+		return SeamView{}, fmt.Errorf("open seam: %w", err)
+	}
 	if err := checkSeamShape(p); err != nil {
 		return SeamView{}, fmt.Errorf("open seam: %w", err)
 	}
-	claims, err := seamClaims(ctx, s.rdb, p)
+	// One transaction: the claims and citations are checked, the seam recorded and read
+	// back, with nothing in between.
+	var v SeamView
+	_, err := s.record(ctx, actor, nil, recordOpts{
+		decide: func(tx *sql.Tx) ([]preparedDraft, error) {
+			p := p
+			claims, err := seamClaims(ctx, tx, p)
+			if err != nil {
+				return nil, err
+			}
+			p.Claims = claims
+			return prepareDrafts([]Draft{{Type: typeSeamOpened, Payload: p}})
+		},
+		extra: func(tx *sql.Tx, _ []Event) error {
+			var err error
+			v, err = readSeam(ctx, tx, p.Seam)
+			return err
+		},
+	})
 	if err != nil {
 		return SeamView{}, fmt.Errorf("open seam: %w", err)
 	}
-	p.Claims = claims
-	if _, err := s.Record(ctx, actor, Draft{Type: typeSeamOpened, Payload: p}); err != nil {
-		return SeamView{}, fmt.Errorf("open seam: %w", err)
+	return v, nil
+}
+
+// readSeam reads one seam in tx.
+func readSeam(ctx context.Context, tx *sql.Tx, id string) (SeamView, error) {
+	vs, err := loadSeams(ctx, tx, "s.id = ?", id)
+	if err != nil {
+		return SeamView{}, err
 	}
-	return s.Seam(ctx, p.Seam)
+	if len(vs) == 0 {
+		return SeamView{}, fmt.Errorf("seam %q does not exist; check the id: %w", id, ErrNotFound)
+	}
+	return vs[0], nil
 }
 
 func nonNil(xs []string) []string {
@@ -236,20 +265,36 @@ func checkDecision(kind evidence.SeamKind, decision, reason string) error {
 // fit the kind or an empty reason. Nothing is recorded then.
 func (s *Store) ResolveSeam(ctx context.Context, actor, id, decision, reason string) (SeamView, error) {
 	p := seamResolved{Seam: id, Decision: strings.TrimSpace(decision), Reason: strings.TrimSpace(reason)}
-	var kind, state string
-	if err := s.rdb.QueryRowContext(ctx, "SELECT kind, state FROM seams WHERE id = ?", id).Scan(&kind, &state); err != nil {
-		return SeamView{}, fmt.Errorf("resolve seam: %w", notFound(err, fmt.Sprintf("seam %q", id)))
-	}
-	if state != string(evidence.SeamOpen) {
-		return SeamView{}, fmt.Errorf("resolve seam %s: it is already resolved, and a resolved seam stays resolved; open a new seam to raise the question again: %w", id, ErrConflict)
-	}
-	if err := checkDecision(evidence.SeamKind(kind), p.Decision, p.Reason); err != nil {
+	if err := checkActor(actor); err != nil {
 		return SeamView{}, fmt.Errorf("resolve seam %s: %w", id, err)
 	}
-	if _, err := s.Record(ctx, actor, Draft{Type: typeSeamResolved, Payload: p}); err != nil {
+	// One transaction: the seam's state is read where the resolution is recorded, so two
+	// people resolving it at once cannot both succeed.
+	var v SeamView
+	_, err := s.record(ctx, actor, nil, recordOpts{
+		decide: func(tx *sql.Tx) ([]preparedDraft, error) {
+			var kind, state string
+			if err := tx.QueryRowContext(ctx, "SELECT kind, state FROM seams WHERE id = ?", id).Scan(&kind, &state); err != nil {
+				return nil, notFound(err, fmt.Sprintf("seam %q", id))
+			}
+			if state != string(evidence.SeamOpen) {
+				return nil, fmt.Errorf("it is already resolved, and a resolved seam stays resolved; open a new seam to raise the question again: %w", ErrConflict)
+			}
+			if err := checkDecision(evidence.SeamKind(kind), p.Decision, p.Reason); err != nil {
+				return nil, err
+			}
+			return prepareDrafts([]Draft{{Type: typeSeamResolved, Payload: p}})
+		},
+		extra: func(tx *sql.Tx, _ []Event) error {
+			var err error
+			v, err = readSeam(ctx, tx, id)
+			return err
+		},
+	})
+	if err != nil {
 		return SeamView{}, fmt.Errorf("resolve seam %s: %w", id, err)
 	}
-	return s.Seam(ctx, id)
+	return v, nil
 }
 
 // projectSeamResolved closes the seam and, for a seam about one citation, applies the
@@ -282,7 +327,7 @@ func projectSeamResolved(tx *sql.Tx, ev *Event) error {
 		return fmt.Errorf("seam %s: its citation: %w", p.Seam, err)
 	}
 	note := fmt.Sprintf("decided by %s (seam %s): %s", ev.Actor, p.Seam, p.Reason)
-	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ? WHERE id = ?", p.Decision, note, citation); err != nil {
+	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, decided_by_seam = ? WHERE id = ?", p.Decision, note, p.Seam, citation); err != nil {
 		return fmt.Errorf("citation %s: %w", citation, err)
 	}
 	if p.Decision == string(evidence.StatusFound) {
@@ -296,19 +341,8 @@ func projectSeamResolved(tx *sql.Tx, ev *Event) error {
 // Seams returns the seams in a state (evidence.SeamOpen or evidence.SeamResolved; "" for
 // all), oldest first. Errors wrap [ErrInvalid] for another state.
 func (s *Store) Seams(ctx context.Context, state evidence.SeamState) ([]SeamView, error) {
-	where, args := "1", []any{}
-	if state != "" {
-		if !state.Valid() {
-			return nil, fmt.Errorf("seams: state %q: want open or resolved: %w", state, ErrInvalid)
-		}
-		where, args = "s.state = ?", []any{string(state)}
-	}
-	tx, err := s.readTx(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("seams: %w", err)
-	}
-	defer tx.Rollback()
-	return loadSeams(ctx, tx, where, args...)
+	p, err := s.SeamsPage(ctx, state, Page{})
+	return p.Seams, err
 }
 
 // Seam returns one seam. It fails, wrapping [ErrNotFound], when there is no seam with that id.

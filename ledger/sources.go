@@ -50,18 +50,31 @@ func (s *Store) ClassifySource(ctx context.Context, actor, id string, class evid
 	if err := checkField("the publisher", p.Publisher, false, maxPublisher); err != nil {
 		return SourceView{}, fmt.Errorf("classify source %s: %w", id, err)
 	}
-	var one int
-	if err := s.rdb.QueryRowContext(ctx, "SELECT 1 FROM sources WHERE id = ?", id).Scan(&one); err != nil {
-		return SourceView{}, fmt.Errorf("classify source: %w", notFound(err, fmt.Sprintf("source %q (sources are named by the research's citations, by registrable domain)", id)))
-	}
-	if _, err := s.Record(ctx, actor, Draft{Type: typeSourceClassified, Payload: p}); err != nil {
+	if err := checkActor(actor); err != nil {
 		return SourceView{}, fmt.Errorf("classify source %s: %w", id, err)
 	}
-	vs, err := s.loadSources(ctx, "s.id = ?", id)
+	// One transaction: the source is found, classified and read back.
+	var v SourceView
+	_, err := s.record(ctx, actor, nil, recordOpts{
+		decide: func(tx *sql.Tx) ([]preparedDraft, error) {
+			var one int
+			if err := tx.QueryRowContext(ctx, "SELECT 1 FROM sources WHERE id = ?", id).Scan(&one); err != nil {
+				return nil, notFound(err, fmt.Sprintf("source %q (sources are named by the research's citations, by registrable domain)", id))
+			}
+			return prepareDrafts([]Draft{{Type: typeSourceClassified, Payload: p}})
+		},
+		extra: func(tx *sql.Tx, _ []Event) error {
+			vs, err := loadSources(ctx, tx, "s.id = ?", id)
+			if err == nil {
+				v = vs[0]
+			}
+			return err
+		},
+	})
 	if err != nil {
-		return SourceView{}, err
+		return SourceView{}, fmt.Errorf("classify source %s: %w", id, err)
 	}
-	return vs[0], nil
+	return v, nil
 }
 
 // projectSourceClassified sets the class (and publisher, when given) and recomputes every
@@ -109,11 +122,13 @@ func projectSourceClassified(tx *sql.Tx, ev *Event) error {
 
 // Sources returns every source, by id, with its class, publisher and citation counts.
 func (s *Store) Sources(ctx context.Context) ([]SourceView, error) {
-	return s.loadSources(ctx, "1")
+	p, err := s.SourcesPage(ctx, Page{})
+	return p.Sources, err
 }
 
-func (s *Store) loadSources(ctx context.Context, where string, args ...any) ([]SourceView, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT s.id, s.class, s.publisher, coalesce(s.classified_by, ''), coalesce(s.classified_at, ''),
+// loadSources reads the sources where (SQL over the sources alias s) selects, by id, in q.
+func loadSources(ctx context.Context, q *sql.Tx, where string, args ...any) ([]SourceView, error) {
+	rows, err := q.QueryContext(ctx, `SELECT s.id, s.class, s.publisher, coalesce(s.classified_by, ''), coalesce(s.classified_at, ''),
 		(SELECT count(*) FROM citations ct WHERE ct.source = s.id),
 		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = 'found_at_source')
 		FROM sources s WHERE `+where+` ORDER BY s.id`, args...)

@@ -197,29 +197,56 @@ func NewJobs(store CheckStore, checker *Checker, workers int) *Jobs {
 }
 
 // Start starts checking a batch as actor and returns the job's id. When a job for the batch
-// is already queued or running, it returns that job's id instead of starting another. The
-// error wraps ErrNoBatch when the batch does not exist, or the store's error.
+// is already queued or running in this process, it returns that job's id instead of
+// starting another. When the store is also a [CheckLocker], the job holds the batch's check
+// lock while it runs, so a check of the batch running in another process (`ledger check`,
+// another server) makes Start fail with the locker's error, which wraps ledger.ErrConflict
+// and names the running job. The error wraps ErrNoBatch when the batch does not exist, or is
+// the store's error.
 func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 	j.mu.Lock()
 	if cur := j.byBatch[batch]; cur != nil && (cur.status.State == JobQueued || cur.status.State == JobRunning) {
 		j.mu.Unlock()
 		return cur.status.Job, nil
 	}
-	j.mu.Unlock()
-	targets, err := j.store.CitationsToCheck(j.ctx, batch, recheck)
-	if err != nil {
-		return "", fmt.Errorf("start checking batch %s: %w", batch, err)
-	}
-	jb := &job{status: JobStatus{Job: NewID("j_"), Batch: batch, State: JobQueued, Total: len(targets)}, changed: make(chan struct{})}
-	j.mu.Lock()
+	// Reserved before anything slow, so that a second Start answers with this job.
+	jb := &job{status: JobStatus{Job: NewID("j_"), Batch: batch, State: JobQueued}, changed: make(chan struct{})}
 	j.jobs[jb.status.Job] = jb
 	j.byBatch[batch] = jb
 	j.mu.Unlock()
+	ctx, cancel := context.WithCancelCause(j.ctx)
+	fail := func(err error) (string, error) {
+		cancel(nil)
+		j.update(jb, func(s *JobStatus) { s.State, s.Error = JobFailed, err.Error() })
+		j.mu.Lock()
+		if j.byBatch[batch] == jb {
+			delete(j.byBatch, batch)
+		}
+		j.mu.Unlock()
+		return "", err
+	}
+	release := func() {}
+	if l, ok := j.store.(CheckLocker); ok {
+		r, err := holdLock(ctx, l, batch, jb.status.Job, Holder(""), cancel)
+		if err != nil {
+			return fail(fmt.Errorf("start checking batch %s: %w", batch, err))
+		}
+		release = r
+	}
+	targets, err := j.store.CitationsToCheck(ctx, batch, recheck)
+	if err != nil {
+		release()
+		return fail(fmt.Errorf("start checking batch %s: %w", batch, err))
+	}
+	j.update(jb, func(s *JobStatus) { s.Total = len(targets) })
 	j.wg.Go(func() {
+		defer cancel(nil)
 		j.update(jb, func(s *JobStatus) { s.State = JobRunning })
-		_, err := runTargets(j.ctx, j.store, j.checker, actor, targets, j.workers, func(done, _ int) {
+		_, err := runTargets(ctx, j.store, j.checker, actor, targets, j.workers, func(done, _ int) {
 			j.update(jb, func(s *JobStatus) { s.Done = done })
 		})
+		// The lock is free before anyone learns that the job ended.
+		release()
 		j.update(jb, func(s *JobStatus) {
 			if err != nil {
 				s.State, s.Error = JobFailed, err.Error()

@@ -9,12 +9,12 @@ import (
 )
 
 func (s *server) handleAudit(w http.ResponseWriter, r *http.Request) {
-	rep, err := s.cfg.Ledger.Audit(r.Context())
+	run, err := s.audits.run(r.Context(), s.cfg.Ledger.Audit)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rep)
+	writeJSON(w, http.StatusOK, run.report)
 }
 
 func (s *server) handleEvents(w http.ResponseWriter, r *http.Request) {

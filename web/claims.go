@@ -7,16 +7,21 @@ import (
 	"evidenceledger/ledger"
 )
 
-// handleClaims answers {"claims":[...]} for the filters batch, status and strength
-// (low, medium, high or none).
+// handleClaims answers one page {"claims":[...],"next_after","prev_before"} for the filters
+// batch, status and strength (low, medium, high or none) and limit, after, before.
 func (s *server) handleClaims(w http.ResponseWriter, r *http.Request) {
 	f := ledger.ClaimFilter{Batch: trimmed(r, "batch"), Status: evidence.Status(trimmed(r, "status")), Strength: trimmed(r, "strength")}
-	cs, err := s.cfg.Ledger.Claims(r.Context(), f)
+	p, err := readPage(r)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string][]ledger.ClaimView{"claims": cs})
+	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), f, p)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, cp)
 }
 
 // handleClaim answers one claim with its citations.

@@ -29,6 +29,8 @@ var statuses = []struct {
 	{errNoRoute, http.StatusNotFound},
 	{errMethod, http.StatusMethodNotAllowed},
 	{ledger.ErrConflict, http.StatusConflict},
+	{ledger.ErrDiskFull, http.StatusInsufficientStorage},
+	{ledger.ErrReadOnly, http.StatusServiceUnavailable},
 }
 
 // Error answers err as JSON {"error":"..."} with the status its kind maps to. An error of no
@@ -36,6 +38,9 @@ var statuses = []struct {
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	for _, s := range statuses {
 		if errors.Is(err, s.err) {
+			if s.status >= 500 {
+				logCause(r, err)
+			}
 			if s.status == http.StatusUnauthorized {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="ledger"`)
 			}
@@ -45,6 +50,22 @@ func Error(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	log.Printf("%s %s: %v", r.Method, r.URL.Path, err)
 	writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error; the server log has the details"})
+}
+
+// logCause logs a server-side error that is answered in words, with the cause the words
+// leave out (SQLite's own message).
+func logCause(r *http.Request, err error) {
+	var causes []string
+	for e := err; e != nil; {
+		if u, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, c := range u.Unwrap() {
+				causes = append(causes, c.Error())
+			}
+			break
+		}
+		e = errors.Unwrap(e)
+	}
+	log.Printf("%s %s: %v %v", r.Method, r.URL.Path, err, causes)
 }
 
 // writeJSON answers v as JSON with the status. HTML characters are not escaped, so events

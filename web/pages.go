@@ -69,6 +69,7 @@ func newPages(setupToken string) *pages {
 		"when":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
 		"short":     func(h string) string { return shortHash(h) },
 		"highlight": highlight,
+		"showURL":   hideCredentials,
 		"inc":       func(i int) int { return i + 1 },
 		"strength":  strengthWord,
 		"duration":  humanDuration,
@@ -171,6 +172,9 @@ func (s *server) pageError(w http.ResponseWriter, r *http.Request, v viewer, err
 	for _, st := range statuses {
 		if errors.Is(err, st.err) {
 			status, msg, known = st.status, err.Error(), true
+			if status >= 500 {
+				logCause(r, err)
+			}
 			break
 		}
 	}
@@ -240,14 +244,6 @@ func (s *server) handleStatic(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
-// safeNext returns next when it is a path on this server, "/" otherwise (no open redirect).
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n") {
-		return "/"
-	}
-	return next
-}
-
 type signInData struct {
 	Name, Next, Problem string
 	Setup               bool
@@ -264,8 +260,22 @@ func (s *server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	name, password := strings.TrimSpace(r.PostFormValue("name")), r.PostFormValue("password")
 	next := safeNext(r.PostFormValue("next"))
-	sess, err := s.cfg.Ledger.SignIn(r.Context(), name, password)
-	if errors.Is(err, ledger.ErrUnauthenticated) {
+	var sess ledger.Session
+	wrong := false
+	err := s.signin.signIn(r.Context(), name, clientKey(r), func() (bool, error) {
+		var err error
+		sess, err = s.cfg.Ledger.SignIn(r.Context(), name, password)
+		if errors.Is(err, ledger.ErrUnauthenticated) {
+			wrong = true
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if status := retryAfter(w, err); status != 0 {
+		s.render(w, r, status, "signin", "", view{Title: "Sign in", Data: signInData{Name: name, Next: next, Problem: err.Error() + "."}})
+		return
+	}
+	if err == nil && wrong {
 		s.render(w, r, http.StatusUnauthorized, "signin", "", view{Title: "Sign in", Data: signInData{Name: name, Next: next, Problem: "The name or the password is wrong. Passwords are case-sensitive."}})
 		return
 	}
@@ -274,7 +284,7 @@ func (s *server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setSessionCookie(w, sess)
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	seeOther(w, r, next)
 }
 
 func (s *server) handleSignOut(w http.ResponseWriter, r *http.Request) {
@@ -284,7 +294,7 @@ func (s *server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	clearSessionCookie(w)
-	http.Redirect(w, r, "/signin", http.StatusSeeOther)
+	seeOther(w, r, "/signin")
 }
 
 type setupData struct {
@@ -338,20 +348,27 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var apiToken string
-	err := s.pages.setup.use(token, func() error {
-		var err error
-		apiToken, err = s.cfg.Ledger.AddUserWithPassword(r.Context(), "system", name, ledger.RoleOperator, pw)
+	var sess ledger.Session
+	err := s.signin.hash(r.Context(), func() error {
+		err := s.pages.setup.use(token, func() error {
+			var err error
+			apiToken, err = s.cfg.Ledger.AddUserWithPassword(r.Context(), "system", name, ledger.RoleOperator, pw)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		sess, err = s.cfg.Ledger.SignIn(r.Context(), name, pw)
 		return err
 	})
 	if errors.Is(err, ledger.ErrInvalid) {
 		again(err.Error())
 		return
 	}
-	if err != nil {
-		s.pageError(w, r, viewer{}, err)
+	if status := retryAfter(w, err); status != 0 {
+		s.render(w, r, status, "setup", "", view{Title: "First run", Data: setupData{Token: token, Name: name, Problem: err.Error() + "."}})
 		return
 	}
-	sess, err := s.cfg.Ledger.SignIn(r.Context(), name, pw)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -365,10 +382,10 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 	v, _ := viewerFrom(r.Context())
 	if v.User.CanWrite() {
-		http.Redirect(w, r, "/batches", http.StatusSeeOther)
+		seeOther(w, r, "/batches")
 		return
 	}
-	http.Redirect(w, r, "/audit", http.StatusSeeOther)
+	seeOther(w, r, "/audit")
 }
 
 type auditData struct {
@@ -389,12 +406,12 @@ func (s *server) handleAuditPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Query().Get("run") != "" {
-		start := time.Now()
-		if d.Report, err = s.cfg.Ledger.Audit(r.Context()); err != nil {
+		run, err := s.audits.run(r.Context(), s.cfg.Ledger.Audit)
+		if err != nil {
 			s.pageError(w, r, viewer{}, err)
 			return
 		}
-		d.Ran, d.Took, d.At = true, time.Since(start), start
+		d.Ran, d.Report, d.Took, d.At = true, run.report, run.took, run.at
 	}
 	s.render(w, r, http.StatusOK, "audit", "audit-result", view{Title: "Audit", Data: d})
 }

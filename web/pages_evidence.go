@@ -73,11 +73,12 @@ func (s *server) pagePasteForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "paste", "", view{Title: "Paste research", Data: pasteData{}})
 }
 
-// preview parses text as the commit will; a paste that cannot be read is a problem shown
-// on the page, not an error page.
+// preview reads text with evidence.ReadPaste, the one intake path the commit, the API and
+// `ledger import` use too; a paste that cannot be read is a problem shown on the page, not
+// an error page.
 func preview(text string) pasteData {
 	d := pasteData{Text: text, Hash: textHash(text), Previewed: true}
-	res, err := evidence.ParseResearch(text)
+	res, err := evidence.ReadPaste([]byte(text))
 	if err != nil {
 		d.Problem = err.Error()
 		if strings.TrimSpace(text) == "" {
@@ -150,7 +151,7 @@ func (s *server) pageCommit(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	http.Redirect(w, r, "/batches/"+b.ID, http.StatusSeeOther)
+	seeOther(w, r, "/batches/"+b.ID)
 }
 
 // filter is the status and strength a list is narrowed to.
@@ -192,36 +193,37 @@ type listData struct {
 	Strengths []string
 	Batches   []ledger.Batch
 	Claims    []ledger.ClaimView
+	Pager     pager
 }
 
-// pageBatches lists batches; a filter keeps the batches with at least one claim of that
-// status and of that strength.
+// pageBatches lists batches, newest first, a page at a time; a filter keeps the batches
+// with at least one claim of that status and of that strength.
 func (s *server) pageBatches(w http.ResponseWriter, r *http.Request) {
 	f, err := readFilter(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	all, err := s.cfg.Ledger.Batches(r.Context())
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	d := listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices}
-	for _, b := range all {
-		if f.Status != "" && b.Counts.ClaimsByStatus[evidence.Status(f.Status)] == 0 {
-			continue
-		}
-		if f.Strength != "" && b.Counts.ClaimsByStrength[f.Strength] == 0 {
-			continue
-		}
-		d.Batches = append(d.Batches, b)
+	bp, err := s.cfg.Ledger.BatchesPage(r.Context(), ledger.BatchFilter{Status: f.Status, Strength: f.Strength}, p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
 	}
+	d := listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices, Batches: bp.Batches, Pager: pagerOf(r, "/batches", bp.Cursors)}
 	s.render(w, r, http.StatusOK, "batches", "", view{Title: "Batches", Data: d})
 }
 
 type batchData struct {
+	// Batch holds one page of its claims.
 	Batch ledger.Batch
+	Pager pager
+	// Poll is the address the progress fragment polls: this page, following the job.
+	Poll string
 	// CanCheck is false when the server was built without check jobs.
 	CanCheck bool
 	// Job is the check job the page follows (?job=ID); nil when none.
@@ -251,11 +253,25 @@ func (s *server) pageBatch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) batchData(r *http.Request, id, job string) (batchData, error) {
-	b, err := s.cfg.Ledger.Batch(r.Context(), id)
+	b, cur, err := s.batchPage(r, id)
 	if err != nil {
 		return batchData{}, err
 	}
-	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil, Summary: summarize(b)}
+	// The check summary counts every citation of the batch, not only this page's.
+	full, err := s.cfg.Ledger.Batch(r.Context(), b.ID)
+	if err != nil {
+		return batchData{}, err
+	}
+	path := "/batches/" + url.PathEscape(b.ID)
+	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil, Summary: summarize(full), Pager: pagerOf(r, path, cur)}
+	q := url.Values{}
+	for _, k := range []string{"limit", "after", "before"} {
+		if v := r.URL.Query().Get(k); v != "" {
+			q.Set(k, v)
+		}
+	}
+	q.Set("job", job)
+	d.Poll = path + "?" + q.Encode()
 	if job != "" && s.cfg.Jobs != nil {
 		st, ok := s.cfg.Jobs.Wait(r.Context(), job, 0)
 		if ok && st.Batch == b.ID {
@@ -282,7 +298,7 @@ func (s *server) pageCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !isHTMX(r) {
-		http.Redirect(w, r, "/batches/"+url.PathEscape(batch)+"?job="+url.QueryEscape(job), http.StatusSeeOther)
+		seeOther(w, r, "/batches/"+url.PathEscape(batch)+"?job="+url.QueryEscape(job))
 		return
 	}
 	d, err := s.batchData(r, batch, job)
@@ -300,12 +316,18 @@ func (s *server) pageClaims(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	claims, err := s.cfg.Ledger.Claims(r.Context(), ledger.ClaimFilter{Batch: f.Batch, Status: evidence.Status(f.Status), Strength: f.Strength})
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "claims", "", view{Title: "Claims", Data: listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices, Claims: claims}})
+	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: f.Batch, Status: evidence.Status(f.Status), Strength: f.Strength}, p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := listData{Filter: f, Statuses: statusChoices, Strengths: strengthChoices, Claims: cp.Claims, Pager: pagerOf(r, "/claims", cp.Cursors)}
+	s.render(w, r, http.StatusOK, "claims", "", view{Title: "Claims", Data: d})
 }
 
 type claimData struct {
@@ -395,6 +417,7 @@ func (s *server) seamRowOf(ctx context.Context, sm ledger.SeamView) (seamRow, er
 type seamsData struct {
 	State string
 	Rows  []seamRow
+	Pager pager
 }
 
 func (s *server) pageSeams(w http.ResponseWriter, r *http.Request) {
@@ -406,13 +429,18 @@ func (s *server) pageSeams(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, fmt.Errorf("state %q: want open or resolved: %w", state, ledger.ErrInvalid))
 		return
 	}
-	seams, err := s.cfg.Ledger.Seams(r.Context(), state)
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	d := seamsData{State: string(state)}
-	for _, sm := range seams {
+	sp, err := s.cfg.Ledger.SeamsPage(r.Context(), state, p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := seamsData{State: string(state), Pager: pagerOf(r, "/seams", sp.Cursors)}
+	for _, sm := range sp.Seams {
 		row, err := s.seamRowOf(r.Context(), sm)
 		if err != nil {
 			s.pageError(w, r, viewer{}, err)
@@ -445,7 +473,7 @@ func (s *server) pageOpenSeam(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	http.Redirect(w, r, "/claims/"+claim, http.StatusSeeOther)
+	seeOther(w, r, "/claims/"+url.PathEscape(claim))
 }
 
 // pageResolve resolves a seam. Fragment "seam-row": the resolved row, swapped in place.
@@ -456,7 +484,7 @@ func (s *server) pageResolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !isHTMX(r) {
-		http.Redirect(w, r, "/seams", http.StatusSeeOther)
+		seeOther(w, r, "/seams")
 		return
 	}
 	row, err := s.seamRowOf(r.Context(), sm)
@@ -470,17 +498,24 @@ func (s *server) pageResolve(w http.ResponseWriter, r *http.Request) {
 type sourcesData struct {
 	Sources []ledger.SourceView
 	Classes []string
+	Pager   pager
 }
 
 var classChoices = []string{string(evidence.ClassPrimary), string(evidence.ClassSemi), string(evidence.ClassLead)}
 
 func (s *server) pageSources(w http.ResponseWriter, r *http.Request) {
-	srcs, err := s.cfg.Ledger.Sources(r.Context())
+	p, err := readPage(r)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "sources", "", view{Title: "Sources", Data: sourcesData{Sources: srcs, Classes: classChoices}})
+	sp, err := s.cfg.Ledger.SourcesPage(r.Context(), p)
+	if err != nil {
+		s.pageError(w, r, viewer{}, err)
+		return
+	}
+	d := sourcesData{Sources: sp.Sources, Classes: classChoices, Pager: pagerOf(r, "/sources", sp.Cursors)}
+	s.render(w, r, http.StatusOK, "sources", "", view{Title: "Sources", Data: d})
 }
 
 // sourceRow is one row of the sources table.
@@ -497,7 +532,7 @@ func (s *server) pageClassify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !isHTMX(r) {
-		http.Redirect(w, r, "/sources", http.StatusSeeOther)
+		seeOther(w, r, "/sources")
 		return
 	}
 	s.render(w, r, http.StatusOK, "sources", "source-row", view{Title: "Sources", Data: sourceRow{Source: src, Classes: classChoices}})

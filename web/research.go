@@ -17,15 +17,16 @@ import (
 // intakeLedger is what the research, claim, batch, seam and source routes need of the store.
 type intakeLedger interface {
 	ImportResearch(ctx context.Context, actor string, paste []byte, research evidence.Research) (ledger.Batch, error)
-	Claims(ctx context.Context, f ledger.ClaimFilter) ([]ledger.ClaimView, error)
+	ClaimsPage(ctx context.Context, f ledger.ClaimFilter, p ledger.Page) (ledger.ClaimPage, error)
 	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
-	Batches(ctx context.Context) ([]ledger.Batch, error)
+	BatchesPage(ctx context.Context, f ledger.BatchFilter, p ledger.Page) (ledger.BatchPage, error)
 	Batch(ctx context.Context, id string) (ledger.Batch, error)
-	Seams(ctx context.Context, state evidence.SeamState) ([]ledger.SeamView, error)
+	BatchSummary(ctx context.Context, id string) (ledger.Batch, error)
+	SeamsPage(ctx context.Context, state evidence.SeamState, p ledger.Page) (ledger.SeamPage, error)
 	Seam(ctx context.Context, id string) (ledger.SeamView, error)
 	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)
 	ResolveSeam(ctx context.Context, actor, id, decision, reason string) (ledger.SeamView, error)
-	Sources(ctx context.Context) ([]ledger.SourceView, error)
+	SourcesPage(ctx context.Context, p ledger.Page) (ledger.SourcePage, error)
 	ClassifySource(ctx context.Context, actor, id string, class evidence.SourceClass, publisher string) (ledger.SourceView, error)
 }
 
@@ -121,10 +122,6 @@ func (s *server) handleResearch(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, fmt.Errorf("read the research: %w", ledger.ErrInvalid))
 		return
 	}
-	if err := evidence.CheckText(body); err != nil {
-		Error(w, r, err)
-		return
-	}
 	mt := ""
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err = mime.ParseMediaType(ct); err != nil {
@@ -136,16 +133,9 @@ func (s *server) handleResearch(w http.ResponseWriter, r *http.Request) {
 	paste := body
 	switch {
 	case mt == "text/plain" || mt == "text/markdown":
-		res, err = evidence.ParseResearch(string(body))
+		res, err = evidence.ReadPaste(body)
 	case mt == "" || mt == "application/json":
-		res, err = evidence.ParseRequest(body)
-		var form map[string]json.RawMessage
-		if json.Unmarshal(body, &form) == nil && len(form) == 1 && form["text"] != nil {
-			var text string
-			if json.Unmarshal(form["text"], &text) == nil {
-				paste = []byte(text)
-			}
-		}
+		paste, res, err = evidence.ReadRequest(body)
 	default:
 		Error(w, r, fmt.Errorf("Content-Type %q: send research as application/json, text/plain or text/markdown: %w", mt, errMediaType))
 		return
@@ -190,25 +180,53 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
+// handleBatches answers one page {"batches":[...],"next_after","prev_before"}, newest
+// first: status and strength keep batches with a claim of them; limit, after, before.
 func (s *server) handleBatches(w http.ResponseWriter, r *http.Request) {
-	bs, err := s.cfg.Ledger.Batches(r.Context())
+	p, err := readPage(r)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string][]ledger.Batch{"batches": bs})
+	bp, err := s.cfg.Ledger.BatchesPage(r.Context(), ledger.BatchFilter{Status: trimmed(r, "status"), Strength: trimmed(r, "strength")}, p)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, bp)
 }
 
+// handleBatch answers a batch with its counts and one page of its claims (limit, after,
+// before), with "next_after" and "prev_before" when there are more.
 func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
-	b, err := s.cfg.Ledger.Batch(r.Context(), r.PathValue("id"))
+	b, cur, err := s.batchPage(r, r.PathValue("id"))
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	if b.Claims == nil {
-		b.Claims = []ledger.ClaimView{}
+	writeJSON(w, http.StatusOK, struct {
+		ledger.Batch
+		ledger.Cursors
+	}{b, cur})
+}
+
+// batchPage reads a batch with the page of its claims that the request's limit, after and
+// before ask for.
+func (s *server) batchPage(r *http.Request, id string) (ledger.Batch, ledger.Cursors, error) {
+	p, err := readPage(r)
+	if err != nil {
+		return ledger.Batch{}, ledger.Cursors{}, err
 	}
-	writeJSON(w, http.StatusOK, b)
+	b, err := s.cfg.Ledger.BatchSummary(r.Context(), id)
+	if err != nil {
+		return ledger.Batch{}, ledger.Cursors{}, err
+	}
+	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: b.ID}, p)
+	if err != nil {
+		return ledger.Batch{}, ledger.Cursors{}, err
+	}
+	b.Claims = cp.Claims
+	return b, cp.Cursors, nil
 }
 
 // trimmed is strings.TrimSpace, for query values.

@@ -7,14 +7,20 @@ import (
 	"evidenceledger/ledger"
 )
 
-// handleSeams answers {"seams":[...]}: state=open or state=resolved, every seam without it.
+// handleSeams answers one page {"seams":[...],"next_after","prev_before"}: state=open or
+// state=resolved, every seam without it; limit, after, before.
 func (s *server) handleSeams(w http.ResponseWriter, r *http.Request) {
-	ss, err := s.cfg.Ledger.Seams(r.Context(), evidence.SeamState(trimmed(r, "state")))
+	p, err := readPage(r)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string][]ledger.SeamView{"seams": ss})
+	sp, err := s.cfg.Ledger.SeamsPage(r.Context(), evidence.SeamState(trimmed(r, "state")), p)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sp)
 }
 
 func (s *server) handleSeam(w http.ResponseWriter, r *http.Request) {

@@ -82,7 +82,7 @@ func (s *server) page(need role, h http.HandlerFunc) http.Handler {
 					w.WriteHeader(http.StatusUnauthorized)
 					return
 				}
-				http.Redirect(w, r, target, http.StatusSeeOther)
+				seeOther(w, r, target)
 				return
 			}
 			s.pageError(w, r, viewer{}, fmt.Errorf("you are not signed in, or your session ended; sign in again: %w", ledger.ErrUnauthenticated))

@@ -4,17 +4,22 @@ import (
 	"net/http"
 
 	"evidenceledger/evidence"
-	"evidenceledger/ledger"
 )
 
-// handleSources answers {"sources":[...]}.
+// handleSources answers one page {"sources":[...],"next_after","prev_before"}, by id;
+// limit, after, before.
 func (s *server) handleSources(w http.ResponseWriter, r *http.Request) {
-	vs, err := s.cfg.Ledger.Sources(r.Context())
+	p, err := readPage(r)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string][]ledger.SourceView{"sources": vs})
+	sp, err := s.cfg.Ledger.SourcesPage(r.Context(), p)
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sp)
 }
 
 // handleClassify sets a source's class and publisher: 200 with the source.

@@ -112,8 +112,14 @@ type Config struct {
 }
 
 type server struct {
-	cfg   Config
-	pages *pages
+	cfg    Config
+	pages  *pages
+	signin *signInGuard
+	audits *auditRun
+}
+
+func newServer(cfg Config) *server {
+	return &server{cfg: cfg, pages: newPages(cfg.SetupToken), signin: newSignInGuard(), audits: &auditRun{}}
 }
 
 // New returns the handler for all routes:
@@ -125,8 +131,9 @@ type server struct {
 //
 // the routes of research intake and check jobs, and the HTML pages for people, signed in
 // with a name and password (docs/pages.md).
-func New(cfg Config) http.Handler {
-	s := &server{cfg: cfg, pages: newPages(cfg.SetupToken)}
+func New(cfg Config) http.Handler { return newServer(cfg).handler() }
+
+func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})

@@ -43,9 +43,9 @@ func openUsers(t *testing.T) (st *ledger.Store, operator, auditor string) {
 func newFixture(t *testing.T) fixture {
 	t.Helper()
 	st, op, au := openUsers(t)
-	s := &server{cfg: Config{Ledger: st}}
+	s := newServer(Config{Ledger: st})
 	mux := http.NewServeMux()
-	mux.Handle("/", New(s.cfg))
+	mux.Handle("/", s.handler())
 	// A route that writes, to check the role rule of the middleware.
 	mux.Handle("POST /api/test-write", s.auth(roleWrite, func(w http.ResponseWriter, r *http.Request) {
 		u, _ := UserFrom(r.Context())

@@ -19,10 +19,11 @@ var checkCommand = command{
 }
 
 // runCheck checks the citations of a batch not checked yet or left unreachable (every one
-// with --recheck),
-// recording each check as it completes, then prints one line per citation (id, status,
-// note) and a summary. An interruption (Ctrl-C) keeps what was recorded; running the
-// command again checks the rest.
+// with --recheck), recording each check as it completes, then prints one line per citation
+// (id, status, note) and a summary. An interruption (Ctrl-C) keeps what was recorded;
+// running the command again checks the rest. It holds the batch's check lock while it runs: when a
+// server job or another `ledger check` checks the batch, it checks nothing and says which
+// job runs (exit status 1).
 func runCheck(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("check", e)
 	batch := fs.String("batch", "", "`id` of the batch to check (ledger import prints it)")
@@ -48,7 +49,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	// RunBatch calls progress from its workers, at once and not always in order.
 	var mu sync.Mutex
 	shown := 0
-	outs, runErr := verify.RunBatch(ctx, s, verify.NewChecker(cfg).WithModels(models), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
+	outs, runErr := verify.RunBatchLocked(ctx, s, s, verify.Holder("ledger check"), verify.NewChecker(cfg).WithModels(models), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if done > shown {

@@ -14,8 +14,8 @@ var importCommand = command{
 	run:     runImport,
 }
 
-// runImport reads research from FILE (or stdin for "-" or no argument), parses it with
-// evidence.ParseResearch and records it as system. Output: the batch id on the first line,
+// runImport reads research from FILE (or stdin for "-" or no argument), reads it with
+// evidence.ReadPaste (the intake path of the pages and the API too) and records it as system. Output: the batch id on the first line,
 // then one claim id per line in the order of the research. Nothing is recorded when the
 // research is refused (too large, not text, nothing usable); the exit status is 1 then.
 func runImport(ctx context.Context, e *env, args []string) error {
@@ -31,10 +31,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := evidence.CheckText(paste); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	research, err := evidence.ParseResearch(string(paste))
+	research, err := evidence.ReadPaste(paste)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

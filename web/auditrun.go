@@ -1,0 +1,54 @@
+package web
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"evidenceledger/ledger"
+)
+
+// auditRun lets one audit run at a time per server. The audit recomputes the whole chain
+// and replays it into an empty database, which holds a core for as long as the ledger is
+// big; a request that comes while one runs waits for that run and gets its report (the run
+// started before the request, and says when), rather than starting another.
+type auditRun struct {
+	mu  sync.Mutex
+	cur *auditCall
+}
+
+// auditCall is one run of the audit and, once done is closed, its result.
+type auditCall struct {
+	done   chan struct{}
+	report ledger.Report
+	err    error
+	at     time.Time
+	took   time.Duration
+}
+
+// run returns the result of the audit running now, or of a new run of audit when none is.
+// The run is not tied to the request that started it: a person closing the page does not
+// cancel it for those who wait. A request whose ctx ends stops waiting with ctx's error.
+func (a *auditRun) run(ctx context.Context, audit func(context.Context) (ledger.Report, error)) (*auditCall, error) {
+	a.mu.Lock()
+	c := a.cur
+	if c == nil {
+		c = &auditCall{done: make(chan struct{}), at: time.Now()}
+		a.cur = c
+		go func() {
+			c.report, c.err = audit(context.WithoutCancel(ctx))
+			c.took = time.Since(c.at)
+			a.mu.Lock()
+			a.cur = nil
+			a.mu.Unlock()
+			close(c.done)
+		}()
+	}
+	a.mu.Unlock()
+	select {
+	case <-c.done:
+		return c, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
