@@ -65,8 +65,9 @@ type HandOffCitation struct {
 }
 
 // ChainPoint is a point of the chain: the last event's seq, hash and time. Checkpoint is
-// the signed checkpoint (C2SP tlog-checkpoint note) that covers Seq, "" while the ledger
-// publishes none: chainPoint is the one place that fills it.
+// the signed checkpoint (C2SP tlog-checkpoint note, with any witness cosignatures) whose
+// tree size is Seq, "" for a ledger that has none yet: chainPoint is the one place that
+// fills it.
 type ChainPoint struct {
 	Seq        int64  `json:"seq"`
 	Hash       string `json:"hash"`
@@ -132,8 +133,7 @@ func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
 	return r, nil
 }
 
-// chainPoint reads the chain head in tx. When the ledger keeps signed checkpoints, this is
-// where the one covering the head is read into Checkpoint.
+// chainPoint reads the chain head in tx and the signed checkpoint that covers it.
 func chainPoint(ctx context.Context, tx *sql.Tx) (ChainPoint, error) {
 	var p ChainPoint
 	err := tx.QueryRowContext(ctx, "SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1").Scan(&p.Seq, &p.Hash, &p.EventAt)
@@ -142,6 +142,17 @@ func chainPoint(ctx context.Context, tx *sql.Tx) (ChainPoint, error) {
 	}
 	if err != nil {
 		return ChainPoint{}, fmt.Errorf("read the chain head: %w", err)
+	}
+	// Every write transaction ends with a checkpoint of the whole tree, so the latest one
+	// covers the head; a ledger from before checkpoints has none until it is opened for
+	// writing, and its report carries the head alone.
+	cp, err := latestCheckpoint(ctx, tx)
+	switch {
+	case errors.Is(err, ErrNotFound):
+	case err != nil:
+		return ChainPoint{}, err
+	case cp.Size == p.Seq:
+		p.Checkpoint = string(cp.Note)
 	}
 	return p, nil
 }

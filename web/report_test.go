@@ -182,6 +182,19 @@ func TestReportRoutes(t *testing.T) {
 	if rep.At.Seq != n || rep.At.Hash != head {
 		t.Errorf("report made at %d %s; the audit says %d %s", rep.At.Seq, rep.At.Hash, n, head)
 	}
+	// The report ends with the signed checkpoint of its head, which an auditor verifies with
+	// the ledger's published note key.
+	keys, err := f.store.Keys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noteKeys []string
+	for _, k := range keys.Keys {
+		noteKeys = append(noteKeys, k.NoteKey)
+	}
+	if cp, err := ledger.OpenCheckpoint([]byte(rep.At.Checkpoint), noteKeys, nil); err != nil || cp.Size != n {
+		t.Errorf("the report's checkpoint %q: size %d, %v; want a checkpoint of size %d signed by the ledger", rep.At.Checkpoint, cp.Size, err, n)
+	}
 	if !strings.Contains(string(body), `"meaning": "A claim is listed as usable only when`) {
 		t.Errorf("the JSON report does not say what it means: %s", body)
 	}
