@@ -186,15 +186,19 @@ func TestMatchMemoryBound(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return m, after.TotalAlloc - before.TotalAlloc, err
 	}
-	if _, alloc, err := measure(strings.Join(many, " … ")); !errors.Is(err, ErrTooManyParts) || alloc > 1<<20 {
+	// The bounds below are far under one fold of the 10 MiB page, and leave room for what
+	// the runtime and the race detector allocate beside the matcher (TotalAlloc counts the
+	// whole process).
+	const small = 4 << 20
+	if _, alloc, err := measure(strings.Join(many, " … ")); !errors.Is(err, ErrTooManyParts) || alloc > small {
 		t.Fatalf("200 parts: err %v after %d bytes allocated; want ErrTooManyParts at once", err, alloc)
 	}
 	// Found at once: the exact tier needs no fold.
 	parts := []string{"the cat sat on the mat", "the dog sat on the log", "the cat sat on the mat", "the dog sat on the log",
 		"the cat sat on the mat", "the dog sat on the log", "the cat sat on the mat", "the dog sat on the log"}
 	m, alloc, err := measure(strings.Join(parts, " … "))
-	if err != nil || !m.Found || alloc > 1<<20 {
-		t.Fatalf("8 parts found at the exact tier: found %v err %v, %d bytes allocated; want found with under 1 MiB", m.Found, err, alloc)
+	if err != nil || !m.Found || alloc > small {
+		t.Fatalf("8 parts found at the exact tier: found %v err %v, %d bytes allocated; want found with under %d MiB", m.Found, err, alloc, small>>20)
 	}
 	// Never found: every tier is folded once, without an offset map; the hint is mapped back
 	// by folding once more.
