@@ -31,22 +31,22 @@ type PDFText struct {
 	AltPages []PageStart
 }
 
-// PageAt returns the number of the page that holds byte offset off of t.Body (of t.PDF.Alt
-// when alt is true), or 0 when t is not a PDF.
-func (t Text) PageAt(off int, alt bool) int {
-	if t.PDF == nil {
+// PageAt returns the number of the page that holds byte offset off of the text's Body (of
+// Alt when alt is true); 0 for a nil PDFText (a web page).
+func (p *PDFText) PageAt(off int, alt bool) int {
+	if p == nil {
 		return 0
 	}
-	starts := t.PDF.Pages
+	starts := p.Pages
 	if alt {
-		starts = t.PDF.AltPages
+		starts = p.AltPages
 	}
 	n := 0
-	for _, p := range starts {
-		if p.Offset > off {
+	for _, s := range starts {
+		if s.Offset > off {
 			break
 		}
-		n = p.Number
+		n = s.Number
 	}
 	return n
 }
