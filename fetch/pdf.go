@@ -139,7 +139,8 @@ const edgeLines = 6
 
 // layoutText turns an engine's pages into the [Text] a reader sees (docs/pdf.md):
 //
-//   - ligatures (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) are spelled out, control characters dropped;
+//   - ligatures (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) are spelled out, control characters dropped; a glyph
+//     the engine could not map stays U+FFFD, and more than 1% of them is [ErrDamaged];
 //   - running headers and footers are dropped: a line among the first or last six of a
 //     page that recurs, with its digits ignored, at the same edge of at least half of the
 //     pages (and of two at least), and a line there that is only a page number;
@@ -174,6 +175,11 @@ func layoutText(p pdfPages) (Text, error) {
 	if strings.IndexFunc(t.Body, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0 {
 		return t, fmt.Errorf("%w (%d pages, none with words)", ErrScanned, len(pages))
 	}
+	// As for a web page's charset: more than 1% of characters the engine could not map to
+	// Unicode and the text cannot be read with confidence.
+	if bad, all := strings.Count(t.Body, "\ufffd"), utf8.RuneCountInString(t.Body); bad*100 > all {
+		return t, fmt.Errorf("%w: %d of its %d characters cannot be mapped to Unicode (its fonts lack a usable character map)", ErrDamaged, bad, all)
+	}
 	if ambiguous {
 		alt, altPages, _ := joinPages(pages, words, true)
 		t.PDF.Alt, t.PDF.AltPages = alt, altPages
@@ -184,20 +190,22 @@ func layoutText(p pdfPages) (Text, error) {
 var ligatures = strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ", "ffi", "ﬄ", "ffl", "ﬅ", "st", "ﬆ", "st")
 
 // cleanLine spells out ligatures, turns PDFium's end-of-line hyphen mark (U+0002) and a
-// soft hyphen at the end into "-", drops other control characters and folds whitespace.
+// soft hyphen at the end into "-", drops soft hyphens inside the line and other control
+// characters, and folds whitespace.
 func cleanLine(l string) string {
 	l = ligatures.Replace(l)
 	l = strings.TrimRightFunc(l, unicode.IsSpace)
 	if strings.HasSuffix(l, "\u00ad") {
 		l = strings.TrimSuffix(l, "\u00ad") + "-"
 	}
+	l = strings.ReplaceAll(l, "\u00ad", "") // a soft hyphen inside a line is not seen
 	l = strings.Map(func(r rune) rune {
 		switch {
 		case r == 0x02:
 			return '-'
 		case r == '\t' || r == '\n' || r == '\r' || r == '\f':
 			return ' '
-		case r == utf8.RuneError, unicode.IsControl(r):
+		case unicode.IsControl(r):
 			return -1
 		}
 		return r

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -106,9 +108,9 @@ func readPDFText(body []byte, limits PDFLimits) (reply workerReply) {
 }
 
 // pageLines walks a page's content stream with the engine's interpreter and returns its
-// lines in the order they are drawn: a new line starts at each text object (BT), at each
-// move to a new line (T*, ', ") and at each move or matrix that changes the vertical
-// position. A TJ adjustment wider than a fifth of an em is a space between words. count
+// lines in the order they are drawn: a new line starts at each move to a new line (T*, ',
+// ") and at each move or text matrix that changes the vertical position; text objects on
+// one baseline are one line. A TJ adjustment wider than a fifth of an em is a space between words. count
 // is told every piece of text.
 func pageLines(p pdf.Page, count func(string)) []string {
 	if p.V.IsNull() || p.V.Key("Contents").Kind() == pdf.Null {
@@ -124,6 +126,10 @@ func pageLines(p pdf.Page, count func(string)) []string {
 		cur   strings.Builder
 		enc   pdf.TextEncoding
 		y     = math.NaN()
+		// actual is the /ActualText of the marked-content sequences open (BDC ... EMC):
+		// what the glyphs inside stand for, such as a soft hyphen drawn as a space.
+		actual []*string
+		gap    bool // a new text object began: a space may be due before its text
 	)
 	newLine := func() {
 		if s := strings.TrimSpace(cur.String()); s != "" {
@@ -138,9 +144,21 @@ func pageLines(p pdf.Page, count func(string)) []string {
 		y = ny
 	}
 	show := func(raw string) {
+		for _, a := range actual {
+			if a != nil {
+				return // the sequence's ActualText stands for these glyphs
+			}
+		}
 		s := raw
 		if enc != nil {
 			s = enc.Decode(raw)
+		}
+		s = validUTF8(s)
+		if gap {
+			gap = false
+			if r, _ := utf8.DecodeRuneInString(s); cur.Len() > 0 && !strings.ContainsRune(noSpaceAfter, lastRune(cur.String())) && !strings.ContainsRune(noSpaceBefore, r) && !unicode.IsSpace(r) {
+				cur.WriteByte(' ')
+			}
 		}
 		count(s)
 		cur.WriteString(s)
@@ -153,8 +171,29 @@ func pageLines(p pdf.Page, count func(string)) []string {
 		}
 		switch op {
 		case "BT":
-			newLine()
-			y = math.NaN()
+			// A new text object on the same baseline (a link, a change of font, the next
+			// cell) goes on with the line, after a space unless punctuation joins them;
+			// moveTo starts a new line when the baseline moves.
+			gap = true
+		case "BMC":
+			actual = append(actual, nil)
+		case "BDC":
+			var a *string
+			if len(args) == 2 && args[1].Kind() == pdf.Dict {
+				if v := args[1].Key("ActualText"); v.Kind() == pdf.String {
+					t := v.Text()
+					a = &t
+				}
+			}
+			actual = append(actual, a)
+		case "EMC":
+			if n := len(actual); n > 0 {
+				a := actual[n-1]
+				actual = actual[:n-1]
+				if a != nil {
+					show(*a)
+				}
+			}
 		case "Tf":
 			if len(args) == 2 {
 				enc = encs[args[0].Name()]
@@ -200,4 +239,34 @@ func pageLines(p pdf.Page, count func(string)) []string {
 	})
 	newLine()
 	return lines
+}
+
+// Punctuation that joins a text object to the one before it without a space.
+const (
+	noSpaceBefore = ",.;:!?)]}»”’%-/"
+	noSpaceAfter  = "([{«“‘-/ "
+)
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// validUTF8 returns s as UTF-8: the engine passes on the bytes of a simple font's codes it
+// has no Unicode for, and those are read as Latin-1 (which PDFDocEncoding agrees with for
+// the letters, NBSP and the soft hyphen).
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			r = rune(s[i])
+		}
+		b.WriteRune(r)
+		i += size
+	}
+	return b.String()
 }

@@ -49,10 +49,29 @@ rm -f "$out/encrypted.txt"
 
 python3 - "$out" <<'PY'
 import os, re, sys, unicodedata
+from html.parser import HTMLParser
 out = sys.argv[1]
 def fold(s):
     s = unicodedata.normalize("NFKC", s).lower()
     return re.sub(r"\s+", " ", s)
+class Visible(HTMLParser):
+    # the text of the HTML page the PDF was printed from, without scripts and styles
+    def __init__(self):
+        super().__init__(convert_charrefs=True); self.parts = []; self.skip = 0
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style", "noscript", "template", "head"): self.skip += 1
+        self.parts.append(" ")
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "noscript", "template", "head") and self.skip: self.skip -= 1
+        self.parts.append(" ")
+    def handle_data(self, d):
+        if not self.skip: self.parts.append(d)
+sources = {}
+for d in ("testdata/corpus/pages", out + "/src"):
+    for n in os.listdir(d):
+        if n.endswith(".html"):
+            v = Visible(); v.feed(open(os.path.join(d, n), encoding="utf-8", errors="replace").read())
+            sources[n[:-5]] = fold("".join(v.parts))
 skip = re.compile(r"127\.0\.0\.1|\d+/\d+|\b(AM|PM)\b|[\u00ad\ufffd]")
 rows = []
 for name in sorted(os.listdir(out)):
@@ -62,6 +81,15 @@ for name in sorted(os.listdir(out)):
     text = open(os.path.join(out, name), encoding="utf-8").read()
     pages = text.split("\f")
     whole = fold(" ".join(pages))
+    source = sources.get(name[:-4], "")
+    # lines on half the pages or more are running headers and footers, not the document
+    count = {}
+    for page in pages:
+        for l in set(l.strip() for l in page.split("\n") if l.strip()):
+            k = re.sub(r"\d", "#", l)
+            count[k] = count.get(k, 0) + 1
+    running = {k for k, c in count.items() if len(pages) > 1 and c * 2 >= len(pages)}
+    pages = ["\n".join(l for l in page.split("\n") if re.sub(r"\d", "#", l.strip()) not in running) for page in pages]
     cands = []
     for num, page in enumerate(pages, 1):
         for para in re.split(r"\n\s*\n", page):
@@ -72,8 +100,8 @@ for name in sorted(os.listdir(out)):
             if len(words) < 14:
                 continue
             q = " ".join(words[2:12])
-            if skip.search(q) or len(q) < 40:
-                continue
+            if skip.search(q) or len(q) < 40 or fold(q) not in source:
+                continue  # a quote must read in the page's own order too
             cands.append((num, q))
     step = max(1, len(cands) // 12)
     for num, q in cands[::step][:12]:
