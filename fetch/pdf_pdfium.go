@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -41,12 +42,20 @@ func ExtractPDFium(body []byte, contentType string) (Text, error) {
 var pdfiumPools = struct {
 	sync.Mutex
 	cache wazero.CompilationCache
-	pools map[int64]pdfium.Pool // by memory limit
-}{pools: map[int64]pdfium.Pool{}}
+	pools map[int64]*enginePool // by memory limit
+}{pools: map[int64]*enginePool{}}
+
+// enginePool is a pool of PDFium instances with one memory limit.
+type enginePool struct {
+	pdfium.Pool
+	// full counts the times an instance's memory grew to within nearLimit of the limit; an
+	// engine that stops after that ran out of memory.
+	full atomic.Int64
+}
 
 // pdfiumPool returns the pool of engines with this memory limit, made on first use. The
 // compiled module is shared by all pools through one compilation cache.
-func pdfiumPool(memory int64) (pdfium.Pool, error) {
+func pdfiumPool(memory int64) (*enginePool, error) {
 	pdfiumPools.Lock()
 	defer pdfiumPools.Unlock()
 	if p := pdfiumPools.pools[memory]; p != nil {
@@ -56,7 +65,16 @@ func pdfiumPool(memory int64) (pdfium.Pool, error) {
 		pdfiumPools.cache = wazero.NewCompilationCache()
 	}
 	pages := uint32(max(memory>>16, 16)) // 64 KiB WebAssembly pages
+	// Each instance's memory is one buffer of the whole limit, made at once (the operating
+	// system maps its pages as they are touched), so it never grows by copying: the limit
+	// is the peak, not a multiple of it.
+	limit := uint64(pages) << 16
+	ep := &enginePool{}
+	reserve := experimental.MemoryAllocatorFunc(func(_, maxSize uint64) experimental.LinearMemory {
+		return &reservedMemory{buf: make([]byte, 0, min(maxSize, limit)), full: &ep.full}
+	})
 	p, err := webassembly.Init(webassembly.Config{
+		Context:  experimental.WithMemoryAllocator(context.Background(), reserve),
 		MinIdle:  0,
 		MaxIdle:  pdfiumInstances,
 		MaxTotal: pdfiumInstances,
@@ -73,9 +91,37 @@ func pdfiumPool(memory int64) (pdfium.Pool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start the PDFium engine: %w", err)
 	}
-	pdfiumPools.pools[memory] = p
-	return p, nil
+	ep.Pool = p
+	pdfiumPools.pools[memory] = ep
+	return ep, nil
 }
+
+// nearLimit is how close to its limit an instance's memory grew when it counts as full.
+const nearLimit = 16 << 20
+
+// reservedMemory is a WebAssembly memory that cannot grow past the buffer it was made with.
+type reservedMemory struct {
+	buf  []byte
+	full *atomic.Int64
+}
+
+// Reallocate returns the memory at size bytes, or nil (the engine's allocation fails) past
+// the limit.
+func (m *reservedMemory) Reallocate(size uint64) []byte {
+	if size+nearLimit > uint64(cap(m.buf)) {
+		// wazero refuses to grow past the limit without asking; growing this close to it
+		// is the sign that an engine that then stops ran out of memory.
+		m.full.Add(1)
+	}
+	if size > uint64(cap(m.buf)) {
+		return nil
+	}
+	m.buf = m.buf[:size]
+	return m.buf
+}
+
+// Free lets the buffer go.
+func (m *reservedMemory) Free() { m.buf = nil }
 
 func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
 	limits = limits.withDefaults()
@@ -96,6 +142,7 @@ func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
 		pages pdfPages
 		err   error
 	}
+	full := pool.full.Load()
 	done := make(chan result, 1)
 	go func() {
 		defer func() {
@@ -110,6 +157,9 @@ func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
 	case r := <-done:
 		if r.err != nil {
 			inst.Kill() // the instance may be in any state; it is not used again
+			if pool.full.Load() != full && !errors.Is(r.err, ErrEncrypted) {
+				return Text{}, fmt.Errorf("%w: PDFium needed more than the %d bytes of memory it may use (%v)", ErrLimit, limits.Memory, r.err)
+			}
 			return Text{}, r.err
 		}
 		inst.Close()
