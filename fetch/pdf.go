@@ -148,7 +148,8 @@ const edgeLines = 6
 //     "fication"), which is joined without its hyphen, unless the document spells that
 //     word with the hyphen elsewhere and never without. When the document does not tell,
 //     the hyphen is dropped in Body and kept in PDF.Alt, so both readings can be matched;
-//   - each page's start is kept in PDF.Pages; pages are joined with a space.
+//   - each page's start is kept in PDF.Pages; pages are joined as lines are (a word
+//     hyphenated across a page break is joined too).
 //
 // It fails with [ErrScanned] when no page holds a letter or digit.
 func layoutText(p pdfPages) (Text, error) {
@@ -282,10 +283,7 @@ func wordSet(pages [][]string) map[string]bool {
 func joinPages(pages [][]string, words map[string]bool, keepHyphens bool) (body string, starts []PageStart, ambiguous bool) {
 	var b []byte
 	for n, ls := range pages {
-		if len(b) > 0 {
-			b = append(b, ' ')
-		}
-		starts = append(starts, PageStart{Number: n + 1, Offset: len(b)})
+		start := -1
 		for _, l := range ls {
 			if head, ok := hyphenHead(b); ok && startsLower(l) {
 				tail := firstWord(l)
@@ -302,14 +300,18 @@ func joinPages(pages [][]string, words map[string]bool, keepHyphens bool) (body 
 				if !keep {
 					b = b[:len(b)-1]
 				}
-				b = append(b, l...)
-				continue
-			}
-			if len(b) > 0 && b[len(b)-1] != ' ' {
+			} else if len(b) > 0 && b[len(b)-1] != ' ' {
 				b = append(b, ' ')
+			}
+			if start < 0 {
+				start = len(b)
 			}
 			b = append(b, l...)
 		}
+		if start < 0 {
+			start = len(b)
+		}
+		starts = append(starts, PageStart{Number: n + 1, Offset: start})
 	}
 	return string(b), starts, ambiguous
 }
