@@ -369,6 +369,10 @@ func FuzzPDF(f *testing.F) {
 	}
 	f.Add(onePage("", "", "", helloContent))
 	limits := PDFLimits{Time: 5 * time.Second, Memory: 128 << 20, Pages: 50, Text: 1 << 20}
+	// PDFium is compiled once per process, before the first input is timed by the fuzzer.
+	if _, err := extractPDFium(onePage("", "", "", helloContent), PDFLimits{Memory: limits.Memory}); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, pdf []byte) {
 		for _, e := range pdfEngines {
 			txt, err := e.extract(pdf, limits)

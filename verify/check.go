@@ -36,7 +36,9 @@ func NewChecker(cfg fetch.Config) *Checker {
 	return &Checker{
 		first:  NewDOMVerifier(cfg),
 		second: NewTokensVerifier(cfg),
-		third:  func() Verifier { return newQuoteVerifier(NameThird, cfg, withPDF(fetch.ExtractDOM, fetch.ExtractPDFium)) },
+		third: func() Verifier {
+			return newQuoteVerifier(NameThird, cfg, withPDF(fetch.ExtractDOM, fetch.ExtractPDFium))
+		},
 	}
 }
 

@@ -228,7 +228,10 @@ func TestCheckPDF(t *testing.T) {
 func TestWithPDF(t *testing.T) {
 	var got []string
 	x := withPDF(func([]byte, string) (fetch.Text, error) { got = append(got, "html"); return fetch.Text{}, nil },
-		func([]byte, string) (fetch.Text, error) { got = append(got, "pdf"); return fetch.Text{}, errors.New("x") })
+		func([]byte, string) (fetch.Text, error) {
+			got = append(got, "pdf")
+			return fetch.Text{}, errors.New("x")
+		})
 	x([]byte("%PDF-1.7\n"), "application/pdf")
 	x([]byte("%PDF-1.7\n"), "application/octet-stream")
 	x([]byte("<p>hi</p>"), "text/html")
