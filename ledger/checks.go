@@ -304,10 +304,12 @@ func loadCheckDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) err
 			func(rows *sql.Rows) error {
 				var seq int64
 				var a AdjudicationView
-				if err := rows.Scan(&seq, &a.Agree, &a.Escalated, &a.Decision, &a.ResidualRisk, &bySeq[seq].ExcerptPage); err != nil {
+				var page int
+				if err := rows.Scan(&seq, &a.Agree, &a.Escalated, &a.Decision, &a.ResidualRisk, &page); err != nil {
 					return err
 				}
 				bySeq[seq].Adjudication = &a
+				bySeq[seq].ExcerptPage = page
 				return nil
 			}},
 		{`SELECT l.last_check, d.sha256, d.url, d.final_url, d.fetched_at, d.pages, d.extractors FROM (` + latest + `) l JOIN documents d ON d.check_seq = l.last_check`,
