@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -65,13 +66,13 @@ func pdfiumPool(memory int64) (*enginePool, error) {
 		pdfiumPools.cache = wazero.NewCompilationCache()
 	}
 	pages := uint32(max(memory>>16, 16)) // 64 KiB WebAssembly pages
-	// Each instance's memory is one buffer of the whole limit, made at once (the operating
-	// system maps its pages as they are touched), so it never grows by copying: the limit
-	// is the peak, not a multiple of it.
+	// Each instance's memory is one anonymous mapping of the whole limit, made at once (the
+	// operating system gives it pages as they are touched), so it never grows by copying:
+	// the limit is the peak, not a multiple of it.
 	limit := uint64(pages) << 16
 	ep := &enginePool{}
 	reserve := experimental.MemoryAllocatorFunc(func(_, maxSize uint64) experimental.LinearMemory {
-		return &reservedMemory{buf: make([]byte, 0, min(maxSize, limit)), full: &ep.full}
+		return &reservedMemory{size: int(min(maxSize, limit)), full: &ep.full}
 	})
 	p, err := webassembly.Init(webassembly.Config{
 		Context:  experimental.WithMemoryAllocator(context.Background(), reserve),
@@ -99,29 +100,42 @@ func pdfiumPool(memory int64) (*enginePool, error) {
 // nearLimit is how close to its limit an instance's memory grew when it counts as full.
 const nearLimit = 16 << 20
 
-// reservedMemory is a WebAssembly memory that cannot grow past the buffer it was made with.
+// reservedMemory is a WebAssembly memory that cannot grow past the mapping it was made
+// with.
 type reservedMemory struct {
-	buf  []byte
+	size int
+	buf  []byte // the whole mapping, mapped on first use
 	full *atomic.Int64
 }
 
 // Reallocate returns the memory at size bytes, or nil (the engine's allocation fails) past
-// the limit.
+// the limit or when the mapping cannot be made.
 func (m *reservedMemory) Reallocate(size uint64) []byte {
-	if size+nearLimit > uint64(cap(m.buf)) {
+	if size+nearLimit > uint64(m.size) {
 		// wazero refuses to grow past the limit without asking; growing this close to it
 		// is the sign that an engine that then stops ran out of memory.
 		m.full.Add(1)
 	}
-	if size > uint64(cap(m.buf)) {
+	if size > uint64(m.size) {
 		return nil
 	}
-	m.buf = m.buf[:size]
-	return m.buf
+	if m.buf == nil {
+		b, err := syscall.Mmap(-1, 0, m.size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+		if err != nil {
+			return nil
+		}
+		m.buf = b
+	}
+	return m.buf[:size]
 }
 
-// Free lets the buffer go.
-func (m *reservedMemory) Free() { m.buf = nil }
+// Free unmaps the memory.
+func (m *reservedMemory) Free() {
+	if m.buf != nil {
+		syscall.Munmap(m.buf)
+		m.buf = nil
+	}
+}
 
 func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
 	limits = limits.withDefaults()

@@ -44,6 +44,8 @@ type workerReply struct {
 	Pages [][]string `json:"pages"`
 	Err   string     `json:"err,omitempty"` // "encrypted", "damaged", "limit"
 	Msg   string     `json:"msg,omitempty"`
+	// PeakKiB is the worker's peak resident memory (VmHWM), for the measurements.
+	PeakKiB int64 `json:"peak_kib,omitempty"`
 }
 
 var workerErrs = map[string]error{"encrypted": ErrEncrypted, "damaged": ErrDamaged, "limit": ErrLimit}

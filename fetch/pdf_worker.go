@@ -59,6 +59,7 @@ func pdfWorker() int {
 		return 3
 	}
 	reply := readPDFText(body, limits)
+	reply.PeakKiB = peakKiB()
 	if err := json.NewEncoder(os.Stdout).Encode(reply); err != nil {
 		return 3
 	}
@@ -269,4 +270,19 @@ func validUTF8(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// peakKiB is this process's peak resident memory (VmHWM) in KiB, or 0 when unknown.
+func peakKiB() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n
+		}
+	}
+	return 0
 }
