@@ -1,9 +1,9 @@
 package fetch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"mime"
 	"regexp"
 	"strings"
 	"time"
@@ -108,19 +108,15 @@ func (l PDFLimits) withDefaults() PDFLimits {
 }
 
 // IsPDF reports whether a body with this content type is read as a PDF: the type is
-// application/pdf (or its old x-pdf form), or it is a generic binary type
-// (application/octet-stream, binary/octet-stream, none) and the body starts with the PDF
-// signature "%PDF-" within its first 1024 bytes, as readers accept it.
+// application/pdf (or its old x-pdf form) or a generic binary type
+// (application/octet-stream, binary/octet-stream, none), and the body has the PDF
+// signature "%PDF-" within its first 1024 bytes, where readers look for it.
 func IsPDF(contentType string, body []byte) bool {
-	mt, _, _ := mime.ParseMediaType(contentType)
-	switch mt {
-	case "application/pdf", "application/x-pdf":
-		return true
-	case "", "application/octet-stream", "binary/octet-stream", "application/download", "application/force-download":
-		head := body[:min(len(body), 1024)]
-		return strings.Contains(string(head), "%PDF-")
+	if contentType != "" && !mayBePDF(contentType) {
+		return false
 	}
-	return false
+	head := body[:min(len(body), 1024)]
+	return bytes.Contains(head, []byte("%PDF-"))
 }
 
 // pdfPages is what an engine read from a PDF: each page's lines of text in reading order.

@@ -52,15 +52,6 @@ func onePage(catalogExtra, pageExtra, contentDict, content string, more ...strin
 
 const helloContent = "BT /F1 12 Tf 72 700 Td (The hostile document still says hello to its reader.) Tj ET"
 
-func deflate(t testing.TB, data []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
-	w.Write(data)
-	w.Close()
-	return b.Bytes()
-}
-
 // repeatedDeflate compresses n copies of unit without holding them all in memory.
 func repeatedDeflate(t testing.TB, unit string, n int) []byte {
 	t.Helper()

@@ -32,7 +32,7 @@ func TestIsPDF(t *testing.T) {
 		want              bool
 	}{
 		{"application/pdf", "application/pdf", "%PDF-1.7\n", true},
-		{"application/pdf whatever the body (checkPDF refuses a body that is not one)", "application/pdf", "<html>", true},
+		{"application/pdf that is not a PDF", "application/pdf", "<html>", false},
 		{"old x-pdf", "application/x-pdf; name=a.pdf", "%PDF-1.4", true},
 		{"octet-stream sniffed", "application/octet-stream", "%PDF-1.5\n%\xe2\xe3", true},
 		{"octet-stream with junk before the signature, as readers allow", "application/octet-stream", "\r\n\r\n%PDF-1.5", true},

@@ -95,15 +95,10 @@ func readPDFText(body []byte, limits PDFLimits) (reply workerReply) {
 	if n == 0 {
 		return workerReply{Err: "damaged", Msg: "it has no pages"}
 	}
-	size := 0
+	budget := limits.Text
 	reply.Pages = make([][]string, 0, n)
 	for i := 1; i <= n; i++ {
-		lines := pageLines(r.Page(i), func(s string) {
-			if size += len(s); size > limits.Text {
-				panic(errTextLimit)
-			}
-		})
-		reply.Pages = append(reply.Pages, lines)
+		reply.Pages = append(reply.Pages, pageLines(r.Page(i), &budget))
 	}
 	return reply
 }
@@ -111,9 +106,13 @@ func readPDFText(body []byte, limits PDFLimits) (reply workerReply) {
 // pageLines walks a page's content stream with the engine's interpreter and returns its
 // lines in the order they are drawn: a new line starts at each move to a new line (T*, ',
 // ") and at each move or text matrix that changes the vertical position; text objects on
-// one baseline are one line. A TJ adjustment wider than a fifth of an em is a space between words. count
-// is told every piece of text.
-func pageLines(p pdf.Page, count func(string)) []string {
+// one baseline are one line. A TJ adjustment wider than a fifth of an em is a space
+// between words.
+//
+// budget is the bytes of text still allowed, each line counted with a byte for its end (as
+// PDFium's lines are); the walk panics with errTextLimit as soon as a line cannot fit, so a
+// page that never ends its line cannot grow it past the limit either.
+func pageLines(p pdf.Page, budget *int) []string {
 	if p.V.IsNull() || p.V.Key("Contents").Kind() == pdf.Null {
 		return nil
 	}
@@ -134,6 +133,9 @@ func pageLines(p pdf.Page, count func(string)) []string {
 	)
 	newLine := func() {
 		if s := strings.TrimSpace(cur.String()); s != "" {
+			if *budget -= len(s) + 1; *budget < 0 {
+				panic(errTextLimit)
+			}
 			lines = append(lines, s)
 		}
 		cur.Reset()
@@ -161,7 +163,9 @@ func pageLines(p pdf.Page, count func(string)) []string {
 				cur.WriteByte(' ')
 			}
 		}
-		count(s)
+		if cur.Len()+len(s) > *budget+64 { // +64: room for spaces TrimSpace takes off
+			panic(errTextLimit)
+		}
 		cur.WriteString(s)
 	}
 	pdf.Interpret(p.V.Key("Contents"), func(stk *pdf.Stack, op string) {
