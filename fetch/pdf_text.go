@@ -30,8 +30,8 @@ const pdfWorkerEnv = "EVIDENCELEDGER_PDF_WORKER"
 // [DefaultPDFLimits]. The engine runs in a child process (this same program, started again
 // with nothing of its parent's environment), so that a hostile document cannot take the
 // program's memory or time: the child's writable memory is capped at the memory limit, its
-// stack bounded, and it is killed when the time is up. A crash of the child is an error,
-// never a result. The text is laid out as described in docs/pdf.md.
+// stack bounded, and it is killed when the time is up; at most two run at once. A crash of
+// the child is an error, never a result. The text is laid out as described in docs/pdf.md.
 //
 // Errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]. contentType is not
 // read: the caller has decided the body is a PDF (see [IsPDF]).
@@ -68,6 +68,11 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 
 var selfPath = sync.OnceValues(os.Executable)
 
+// pdfWorkers holds a place for each PDF worker running: at most as many as PDFium
+// instances, so that the memory all of them may take is bounded too; the others wait their
+// turn, within their time limit.
+var pdfWorkers = make(chan struct{}, pdfiumInstances)
+
 func extractPDFText(body []byte, limits PDFLimits) (Text, error) {
 	limits = limits.withDefaults()
 	if int64(len(body)) >= limits.Memory {
@@ -79,6 +84,12 @@ func extractPDFText(body []byte, limits PDFLimits) (Text, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limits.Time)
 	defer cancel()
+	select {
+	case pdfWorkers <- struct{}{}:
+		defer func() { <-pdfWorkers }()
+	case <-ctx.Done():
+		return Text{}, fmt.Errorf("%w: no PDF worker was free within %s", ErrLimit, limits.Time)
+	}
 	cmd := exec.CommandContext(ctx, exe)
 	cmd.Env = []string{
 		pdfWorkerEnv + "=1",
