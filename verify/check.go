@@ -37,7 +37,7 @@ func NewChecker(cfg fetch.Config) *Checker {
 		first:  NewDOMVerifier(cfg),
 		second: NewTokensVerifier(cfg),
 		third: func() Verifier {
-			return newQuoteVerifier(NameThird, cfg, withPDF(fetch.ExtractDOM, fetch.ExtractPDFium))
+			return newQuoteVerifier(NameThird, cfg, extractDOM)
 		},
 	}
 }

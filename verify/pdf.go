@@ -8,6 +8,14 @@ import (
 	"evidenceledger/fetch"
 )
 
+// The extractors of the default verifiers: each verifier's HTML extractor, with its own
+// PDF engine for PDFs. The verifiers and the stored-text view (VerifierTexts) read through
+// these, so a page is shown as its verifier read it.
+var (
+	extractDOM    = withPDF(fetch.ExtractDOM, fetch.ExtractPDFium)
+	extractTokens = withPDF(fetch.ExtractTokens, fetch.ExtractPDFText)
+)
+
 // withPDF returns an extractor that reads a PDF (see fetch.IsPDF) with pdf and every other
 // body with html. Each verifier pairs its HTML extractor with a different PDF engine, so
 // the two verifiers share no extraction code for PDFs either.

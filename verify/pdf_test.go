@@ -83,19 +83,20 @@ var pdfExtractors = []struct {
 func TestPDFCorpusQuotes(t *testing.T) {
 	quotes := readPDFQuotes(t)
 	for _, x := range pdfExtractors {
-		texts := map[string]fetch.Text{}
+		texts := map[string]*Capture{}
 		var found, want, falseFound, altered, wrongPage int
 		for _, q := range quotes {
-			txt, ok := texts[q.File]
+			c, ok := texts[q.File]
 			if !ok {
-				var err error
-				txt, err = x.extract(readPDF(t, q.File), "application/pdf")
+				txt, err := x.extract(readPDF(t, q.File), "application/pdf")
 				if err != nil {
 					t.Fatalf("%s: %s: %v", x.name, q.File, err)
 				}
-				texts[q.File] = txt
+				c = &Capture{}
+				c.setText(txt)
+				texts[q.File] = c
 			}
-			m, facts, err := matchText(txt, q.Quote)
+			m, facts, err := c.match(q.Quote)
 			if err != nil {
 				t.Fatalf("%s: %s: %q: %v", x.name, q.File, q.Quote, err)
 			}

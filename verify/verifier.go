@@ -35,7 +35,8 @@ type Report struct {
 	PDF *PDFFacts
 }
 
-// Extractor turns a fetched body into visible text: fetch.ExtractDOM or fetch.ExtractTokens.
+// Extractor turns a fetched body into visible text: fetch.ExtractDOM or fetch.ExtractTokens,
+// each paired with its PDF engine (see withPDF).
 type Extractor func(body []byte, contentType string) (fetch.Text, error)
 
 // QuoteVerifier is a default verifier: it fetches the page with a fetcher of its own, reads
@@ -55,17 +56,18 @@ const (
 )
 
 // NewDOMVerifier returns a QuoteVerifier named [NameDOM] that reads pages with
-// fetch.ExtractDOM, and PDFs with fetch.ExtractPDFium, through a new Fetcher built from cfg. No two verifiers share a Fetcher:
-// each constructor builds its own, so its client, connections, robots.txt cache and
-// politeness state are its own.
+// fetch.ExtractDOM, and PDFs with fetch.ExtractPDFium, through a new Fetcher built from
+// cfg. No two verifiers share a Fetcher: each constructor builds its own, so its client,
+// connections, robots.txt cache and politeness state are its own.
 func NewDOMVerifier(cfg fetch.Config) *QuoteVerifier {
-	return newQuoteVerifier(NameDOM, cfg, withPDF(fetch.ExtractDOM, fetch.ExtractPDFium))
+	return newQuoteVerifier(NameDOM, cfg, extractDOM)
 }
 
 // NewTokensVerifier returns a QuoteVerifier named [NameTokens] that reads pages with
-// fetch.ExtractTokens, and PDFs with fetch.ExtractPDFText, through a new Fetcher built from cfg (see [NewDOMVerifier]).
+// fetch.ExtractTokens, and PDFs with fetch.ExtractPDFText, through a new Fetcher built
+// from cfg (see [NewDOMVerifier]).
 func NewTokensVerifier(cfg fetch.Config) *QuoteVerifier {
-	return newQuoteVerifier(NameTokens, cfg, withPDF(fetch.ExtractTokens, fetch.ExtractPDFText))
+	return newQuoteVerifier(NameTokens, cfg, extractTokens)
 }
 
 func newQuoteVerifier(name string, cfg fetch.Config, extract Extractor) *QuoteVerifier {
