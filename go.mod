@@ -11,8 +11,11 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
 	github.com/google/uuid v1.6.0
 	github.com/internetarchive/gowarc v0.8.96
+	github.com/klippa-app/go-pdfium v1.21.4
+	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/nlnwa/gowarc/v3 v3.1.0
 	github.com/temoto/robotstxt v1.1.2
+	github.com/tetratelabs/wazero v1.12.0
 	github.com/transparency-dev/merkle v0.0.2
 	golang.org/x/crypto v0.59.0
 	golang.org/x/mod v0.42.0
@@ -29,6 +32,7 @@ require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/gammazero/deque v1.0.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/jolestar/go-commons-pool/v2 v2.1.2 // indirect
 	github.com/klauspost/compress v1.18.1 // indirect
 	github.com/klauspost/cpuid/v2 v2.0.12 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect

@@ -30,6 +30,9 @@ type Checked struct {
 	Excerpt string `json:"excerpt,omitempty"`
 	// Tier names the folding that was needed to find the quote; empty when not found.
 	Tier string `json:"tier,omitempty"`
+	// Page is, for a quote found in a PDF, the number of the page it is on (1 for the
+	// first); 0 (left out) otherwise.
+	Page int `json:"page,omitempty"`
 	// Document is the page stored with the check; nil when nothing was fetched.
 	Document *Document `json:"document,omitempty"`
 	// Verdicts holds every verifier's answer, in the order the verifiers ran.
@@ -56,6 +59,11 @@ type Document struct {
 	Truncated   bool   `json:"truncated"`
 	IP          string `json:"ip"`
 	Hops        []Hop  `json:"hops"`
+	// Pages is, for a PDF, its page count; 0 (left out) for a web page.
+	Pages int `json:"pages,omitempty"`
+	// Extractors names, for a PDF, the engines (with their versions) of the verifiers that
+	// read these bytes; left out for a web page.
+	Extractors []string `json:"extractors,omitempty"`
 }
 
 // Hop is one request of a fetch: its URL, the HTTP status and the address dialled.

@@ -71,6 +71,9 @@ type Config struct {
 	// MaxBytes caps the body after content-encoding decompression; a longer body is cut
 	// there and marked truncated. Default [DefaultMaxBytes] (10 MiB).
 	MaxBytes int64
+	// MaxPDFBytes caps a PDF body (see [IsPDF]) as MaxBytes caps the others; a PDF cut
+	// there is not read at all. Default [DefaultMaxPDFBytes] (50 MiB).
+	MaxPDFBytes int64
 	// HopTimeout bounds one request, from dialling to the last body byte (so a server that
 	// drips its body slowly is cut off). Default [DefaultHopTimeout].
 	HopTimeout time.Duration
@@ -111,6 +114,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = DefaultMaxBytes
+	}
+	if cfg.MaxPDFBytes <= 0 {
+		cfg.MaxPDFBytes = DefaultMaxPDFBytes
 	}
 	if cfg.HopTimeout <= 0 {
 		cfg.HopTimeout = DefaultHopTimeout

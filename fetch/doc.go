@@ -18,7 +18,7 @@
 //
 // Limits: a byte cap after decompression (the body is cut and marked truncated), a timeout
 // per hop that also bounds the body read (cutting off slow drips) and one for the whole
-// fetch, HTML/XHTML/plain text only, no proxy, no cookies, no Authorization header. Each
+// fetch, HTML/XHTML/plain text and PDF only, no proxy, no cookies, no Authorization header. Each
 // host sees one request at a time, spaced by Config.MinDelay or its robots.txt Crawl-delay
 // (capped); Config.Concurrency bounds requests in flight. A Fetcher keeps no per-URL state
 // but robots.txt (cached per origin, as RFC 9309 allows): fetching a page again requests it
@@ -40,4 +40,11 @@
 // UTF-8 whatever is declared, then the declared charset, then windows-1252), drop what is
 // not seen, and fail with [ErrCharset] or [ErrNoText] when a page's text cannot be read;
 // [Result.Extract] adds [ErrTruncated] for a body cut at the cap.
+//
+// PDFs ([IsPDF]) have their own cap (Config.MaxPDFBytes) and two engines of their own:
+// [ExtractPDFium] (PDFium in WebAssembly) and [ExtractPDFText] (github.com/ledongthuc/pdf,
+// in a child process), each bounded by [PDFLimits] and laid out by one rule (running
+// headers dropped, hyphens joined, pages kept: [Text.PDF]). A PDF cut at its cap is never
+// read. Their errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]; see
+// docs/pdf.md.
 package fetch

@@ -19,7 +19,7 @@ const (
 	KindNeedsLogin                       // the server answered 401 or 403
 	KindGone                             // the server answered 404 or 410
 	KindHTTPStatus                       // any other answer that is not a page
-	KindUnsupportedType                  // not HTML, XHTML or plain text
+	KindUnsupportedType                  // not HTML, XHTML, plain text or PDF
 	KindNetwork                          // DNS, connection or protocol failure
 	KindTimeout                          // a hop or the whole fetch ran out of time
 	KindNoHost                           // the resolver answered that the host name does not exist

@@ -86,7 +86,7 @@ func TestExtract(t *testing.T) {
 					t.Fatal(err)
 				}
 				if got != tc.want {
-					t.Errorf("got  %+q\nwant %+q", got, tc.want)
+					t.Errorf("got  %+v\nwant %+v", got, tc.want)
 				}
 			})
 		}

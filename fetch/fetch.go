@@ -153,23 +153,27 @@ func (f *Fetcher) finish(res *Result, u *url.URL, resp *http.Response, ip string
 	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !resp.Uncompressed && !strings.EqualFold(ce, "identity") {
 		return &Error{Kind: KindUnsupportedType, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("the body is compressed as %q, which cannot be decoded", ce)}
 	}
-	if res.ContentType != "" {
+	if res.ContentType != "" && !mayBePDF(res.ContentType) {
 		if err := checkType(here, res.ContentType); err != nil {
 			return err
 		}
 	}
-	body, err := readBody(resp.Body, f.cfg.MaxBytes, resp.ContentLength)
+	body, err := readBody(resp.Body, f.bodyLimit(res.ContentType), resp.ContentLength)
 	if err != nil {
 		return f.bodyError(here, err)
 	}
-	if int64(len(body)) > f.cfg.MaxBytes {
-		body, res.Truncated = body[:f.cfg.MaxBytes], true
-	}
 	if res.ContentType == "" {
 		res.ContentType = http.DetectContentType(body)
-		if err := checkType(here, res.ContentType); err != nil {
+	}
+	if mayBePDF(res.ContentType) {
+		if err := checkPDF(here, res.ContentType, body); err != nil {
 			return err
 		}
+	} else if err := checkType(here, res.ContentType); err != nil {
+		return err
+	}
+	if limit := f.capFor(res.ContentType, body); int64(len(body)) > limit {
+		body, res.Truncated = body[:limit], true
 	}
 	sum := sha256.Sum256(body)
 	res.Body, res.SHA256 = body, hex.EncodeToString(sum[:])
@@ -392,7 +396,7 @@ func checkType(u, contentType string) error {
 	case "text/html", "application/xhtml+xml", "text/plain":
 		return nil
 	}
-	return &Error{Kind: KindUnsupportedType, URL: u, Reason: fmt.Sprintf("the content type is %s; only HTML, XHTML and plain text pages are read", mt)}
+	return &Error{Kind: KindUnsupportedType, URL: u, Reason: fmt.Sprintf("the content type is %s; only HTML, XHTML, plain text and PDF documents are read", mt)}
 }
 
 // resultOrNil returns res when a request was made for it, so that callers see the hops.

@@ -255,9 +255,9 @@ func TestFetchOutcomes(t *testing.T) {
 				time.Sleep(50 * time.Millisecond)
 			}
 		}}, path: "/drip", cfg: func(c *Config) { c.HopTimeout = 400 * time.Millisecond }, wantKind: KindTimeout, wantHops: 1, wantCode: 200},
-		{desc: "PDF is an unsupported type", routes: map[string]http.HandlerFunc{"/doc.pdf": func(w http.ResponseWriter, _ *http.Request) {
+		{desc: "a body sent as application/pdf that is not a PDF is an unsupported type", routes: map[string]http.HandlerFunc{"/doc.pdf": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/pdf")
-			w.Write([]byte("%PDF-1.7"))
+			w.Write([]byte("<html>not a PDF</html>"))
 		}}, path: "/doc.pdf", wantKind: KindUnsupportedType, wantHops: 1, wantCode: 200},
 		{desc: "unlabelled PNG is an unsupported type", routes: map[string]http.HandlerFunc{"/img": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header()["Content-Type"] = nil

@@ -14,6 +14,8 @@ type Text struct {
 	Title       string // the document <title>
 	Description string // <meta name="description">, or else og:description
 	Body        string // the visible text of the body, whitespace folded to single spaces
+	// PDF is what is known of a PDF's pages; nil for a web page.
+	PDF *PDFText
 }
 
 // What counts as visible text. Both extractors apply these rules, each with its own code.
@@ -197,7 +199,13 @@ func finishText(t Text, body *spaceFolder) (Text, error) {
 // Extract runs an extractor over the fetched body. When the body was cut at the size limit
 // it returns the text read so far together with an error wrapping ErrTruncated, so that a
 // quote that is not found can be reported as unreadable rather than absent.
+//
+// A PDF cut at its size limit is not read at all: its cross-reference table is at its end,
+// so no part of it can be read with confidence. The error wraps ErrTruncated.
 func (r *Result) Extract(extract func(body []byte, contentType string) (Text, error)) (Text, error) {
+	if r.Truncated && IsPDF(r.ContentType, r.Body) {
+		return Text{}, fmt.Errorf("%w: the PDF was cut off at %d bytes, and a PDF cut off is not read", ErrTruncated, len(r.Body))
+	}
 	t, err := extract(r.Body, r.ContentType)
 	if err == nil && r.Truncated {
 		err = fmt.Errorf("%w: only the first %d bytes were read", ErrTruncated, len(r.Body))

@@ -226,9 +226,9 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 		return fmt.Errorf("citation %s belongs to claim %s, not %s: %w", ch.Citation, claim, ch.Claim, ErrNotFound)
 	}
 	a := ch.Adjudication
-	if _, err := tx.Exec(`INSERT INTO checks (seq, citation, claim, at, actor, status, note, excerpt, tier, agree, escalated, decision, residual_risk)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		ev.Seq, ch.Citation, ch.Claim, ev.At, ev.Actor, ch.Status, ch.Note, ch.Excerpt, ch.Tier, a.Agree, a.Escalated, a.Decision, a.ResidualRisk); err != nil {
+	if _, err := tx.Exec(`INSERT INTO checks (seq, citation, claim, at, actor, status, note, excerpt, tier, agree, escalated, decision, residual_risk, page)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ev.Seq, ch.Citation, ch.Claim, ev.At, ev.Actor, ch.Status, ch.Note, ch.Excerpt, ch.Tier, a.Agree, a.Escalated, a.Decision, a.ResidualRisk, ch.Page); err != nil {
 		return fmt.Errorf("check of citation %s: %w", ch.Citation, err)
 	}
 	if d := ch.Document; d != nil {
@@ -243,9 +243,17 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO documents (check_seq, sha256, url, final_url, fetched_at, http_status, content_type, truncated, ip, hops)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			ev.Seq, d.SHA256, d.URL, d.FinalURL, d.FetchedAt, d.HTTPStatus, d.ContentType, d.Truncated, d.IP, string(hj)); err != nil {
+		extractors := d.Extractors
+		if extractors == nil {
+			extractors = []string{}
+		}
+		xj, err := json.Marshal(extractors)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO documents (check_seq, sha256, url, final_url, fetched_at, http_status, content_type, truncated, ip, hops, pages, extractors)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			ev.Seq, d.SHA256, d.URL, d.FinalURL, d.FetchedAt, d.HTTPStatus, d.ContentType, d.Truncated, d.IP, string(hj), d.Pages, string(xj)); err != nil {
 			return fmt.Errorf("document of the check of citation %s: %w", ch.Citation, err)
 		}
 	}
@@ -292,22 +300,30 @@ func loadCheckDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) err
 		q    string
 		scan func(rows *sql.Rows) error
 	}{
-		{`SELECT l.last_check, k.agree, k.escalated, k.decision, k.residual_risk FROM (` + latest + `) l JOIN checks k ON k.seq = l.last_check`,
+		{`SELECT l.last_check, k.agree, k.escalated, k.decision, k.residual_risk, k.page FROM (` + latest + `) l JOIN checks k ON k.seq = l.last_check`,
 			func(rows *sql.Rows) error {
 				var seq int64
 				var a AdjudicationView
-				if err := rows.Scan(&seq, &a.Agree, &a.Escalated, &a.Decision, &a.ResidualRisk); err != nil {
+				var page int
+				if err := rows.Scan(&seq, &a.Agree, &a.Escalated, &a.Decision, &a.ResidualRisk, &page); err != nil {
 					return err
 				}
 				bySeq[seq].Adjudication = &a
+				bySeq[seq].ExcerptPage = page
 				return nil
 			}},
-		{`SELECT l.last_check, d.sha256, d.url, d.final_url, d.fetched_at FROM (` + latest + `) l JOIN documents d ON d.check_seq = l.last_check`,
+		{`SELECT l.last_check, d.sha256, d.url, d.final_url, d.fetched_at, d.pages, d.extractors FROM (` + latest + `) l JOIN documents d ON d.check_seq = l.last_check`,
 			func(rows *sql.Rows) error {
 				var seq int64
 				var d DocumentView
-				if err := rows.Scan(&seq, &d.SHA256, &d.URL, &d.FinalURL, &d.FetchedAt); err != nil {
+				var extractors string
+				if err := rows.Scan(&seq, &d.SHA256, &d.URL, &d.FinalURL, &d.FetchedAt, &d.Pages, &extractors); err != nil {
 					return err
+				}
+				if d.Pages > 0 {
+					if err := json.Unmarshal([]byte(extractors), &d.Extractors); err != nil {
+						return fmt.Errorf("extractors of document %s: %w", d.SHA256, err)
+					}
 				}
 				bySeq[seq].Document = &d
 				return nil

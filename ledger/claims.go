@@ -45,6 +45,8 @@ type CitationView struct {
 	Notes []string `json:"notes"`
 	// Excerpt is the page's own words around a found quote.
 	Excerpt string `json:"excerpt"`
+	// ExcerptPage is, for a quote found in a PDF, the page the excerpt is on; 0 otherwise.
+	ExcerptPage int `json:"excerpt_page,omitempty"`
 	// Strength is the strength of the citation's claim.
 	Strength evidence.Strength `json:"strength"`
 	// OpenSeams are the ids of the open seams about the citation itself.
@@ -65,6 +67,9 @@ type DocumentView struct {
 	URL       string `json:"url"`
 	FinalURL  string `json:"final_url"`
 	FetchedAt string `json:"fetched_at"`
+	// Pages is, for a PDF, its page count; Extractors the engines that read it.
+	Pages      int      `json:"pages,omitempty"`
+	Extractors []string `json:"extractors,omitempty"`
 }
 
 // VerdictView is one verifier's answer in a citation's latest check.

@@ -31,12 +31,14 @@ type Checker struct {
 
 // NewChecker returns a Checker whose verifiers fetch with cfg: [NameDOM] and [NameTokens]
 // for every citation, and for an escalation a new [NameThird] verifier with a Fetcher of its
-// own that reads text with fetch.ExtractDOM.
+// own that reads text with fetch.ExtractDOM (PDFs with fetch.ExtractPDFium).
 func NewChecker(cfg fetch.Config) *Checker {
 	return &Checker{
 		first:  NewDOMVerifier(cfg),
 		second: NewTokensVerifier(cfg),
-		third:  func() Verifier { return newQuoteVerifier(NameThird, cfg, fetch.ExtractDOM) },
+		third: func() Verifier {
+			return newQuoteVerifier(NameThird, cfg, extractDOM)
+		},
 	}
 }
 
@@ -264,6 +266,7 @@ func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
 			ch.Note += " (seam " + out.Seam.Seam + ")"
 		}
 	}
+	recordPDF(&ch, reports, stored, decisive)
 	out.Checked = ch
 	return out
 }

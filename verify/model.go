@@ -75,14 +75,14 @@ func NewModels(cfg ModelConfig, fc fetch.Config) (*Models, error) {
 	}
 	m := &Models{budget: cfg.Budget}
 	var err error
-	if m.first, err = mk(NameModelA, fetch.ExtractDOM, chooseSentences, promptA); err != nil {
+	if m.first, err = mk(NameModelA, extractDOM, chooseSentences, promptA); err != nil {
 		return nil, err
 	}
-	if m.second, err = mk(NameModelB, fetch.ExtractTokens, chooseWindows, promptB); err != nil {
+	if m.second, err = mk(NameModelB, extractTokens, chooseWindows, promptB); err != nil {
 		return nil, err
 	}
 	m.third = func() (*modelVerifier, *fetch.Fetcher) {
-		v := &modelVerifier{name: NameModelC, client: m.first.client.clone(), extract: fetch.ExtractDOM, choose: chooseSentences, system: promptA}
+		v := &modelVerifier{name: NameModelC, client: m.first.client.clone(), extract: extractDOM, choose: chooseSentences, system: promptA}
 		return v, fetch.New(fc)
 	}
 	if a := cfg.Adjudicator; strings.TrimSpace(a.Model) != "" || strings.TrimSpace(a.URL) != "" {

@@ -31,9 +31,12 @@ type Report struct {
 	LoginWall bool
 	// Match is the quote match when the page's text could be read.
 	Match *Match
+	// PDF is what was learnt of a PDF whose text could be read; nil for a web page.
+	PDF *PDFFacts
 }
 
-// Extractor turns a fetched body into visible text: fetch.ExtractDOM or fetch.ExtractTokens.
+// Extractor turns a fetched body into visible text: fetch.ExtractDOM or fetch.ExtractTokens,
+// each paired with its PDF engine (see withPDF).
 type Extractor func(body []byte, contentType string) (fetch.Text, error)
 
 // QuoteVerifier is a default verifier: it fetches the page with a fetcher of its own, reads
@@ -53,17 +56,18 @@ const (
 )
 
 // NewDOMVerifier returns a QuoteVerifier named [NameDOM] that reads pages with
-// fetch.ExtractDOM through a new Fetcher built from cfg. No two verifiers share a Fetcher:
-// each constructor builds its own, so its client, connections, robots.txt cache and
-// politeness state are its own.
+// fetch.ExtractDOM, and PDFs with fetch.ExtractPDFium, through a new Fetcher built from
+// cfg. No two verifiers share a Fetcher: each constructor builds its own, so its client,
+// connections, robots.txt cache and politeness state are its own.
 func NewDOMVerifier(cfg fetch.Config) *QuoteVerifier {
-	return newQuoteVerifier(NameDOM, cfg, fetch.ExtractDOM)
+	return newQuoteVerifier(NameDOM, cfg, extractDOM)
 }
 
 // NewTokensVerifier returns a QuoteVerifier named [NameTokens] that reads pages with
-// fetch.ExtractTokens through a new Fetcher built from cfg (see [NewDOMVerifier]).
+// fetch.ExtractTokens, and PDFs with fetch.ExtractPDFText, through a new Fetcher built
+// from cfg (see [NewDOMVerifier]).
 func NewTokensVerifier(cfg fetch.Config) *QuoteVerifier {
-	return newQuoteVerifier(NameTokens, cfg, fetch.ExtractTokens)
+	return newQuoteVerifier(NameTokens, cfg, extractTokens)
 }
 
 func newQuoteVerifier(name string, cfg fetch.Config, extract Extractor) *QuoteVerifier {
@@ -91,6 +95,11 @@ type Capture struct {
 	// ExtractErr is why the text cannot be read, or nil (fetch.ErrTruncated is kept here
 	// and does not make Text nil: a cut page's beginning is still read).
 	ExtractErr error
+	// PDF is, for a PDF whose text could be read, its pages and engine; nil otherwise.
+	PDF *fetch.PDFText
+	// alt is, for such a PDF, its other reading of unsettled line-end hyphens (see
+	// fetch.PDFText.Alt); nil when there is none.
+	alt *PageText
 }
 
 // Capture fetches url with the verifier's own fetcher and reads its text with its own
@@ -104,7 +113,7 @@ func (v *QuoteVerifier) Capture(ctx context.Context, url string) *Capture {
 	text, err := c.Page.Extract(v.extract)
 	c.ExtractErr = err
 	if err == nil || errors.Is(err, fetch.ErrTruncated) {
-		c.Text = NewPageText(text.Body)
+		c.setText(text)
 	}
 	return c
 }
@@ -164,7 +173,7 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 			fmt.Sprintf("fetched %s (HTTP %d, %d bytes) but the %s extractor could not read its text: %v",
 				page.FinalURL, page.Status, len(page.Body), v.name, xerr))
 	}
-	m, err := c.Text.Match(t.Quote)
+	m, pdf, err := c.match(t.Quote)
 	if err != nil {
 		return v.unreachable(page, 90, "the quote could not be looked for: "+err.Error(),
 			fmt.Sprintf("looking for the quote in %s failed: %v", page.FinalURL, err))
@@ -184,11 +193,12 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 				Verdict:          evidence.VerdictSupported,
 				AccuracyEstimate: est,
 				Reasoning: fmt.Sprintf("the quote is in the visible text of %s as read by the %s extractor; %s; %s",
-					page.FinalURL, v.name, tierReason[m.Tier], complete),
+					page.FinalURL, v.name, tierReason[m.Tier], complete) + pdfReasoning(pdf),
 			},
-			Note:  "found on the page: “" + m.Excerpt + "”",
+			Note:  foundNote(m, pdf),
 			Page:  page,
 			Match: &m,
+			PDF:   pdf,
 		}
 	}
 	if truncated {
@@ -202,11 +212,12 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 			Verdict:          evidence.VerdictNotFound,
 			AccuracyEstimate: 90,
 			Reasoning: fmt.Sprintf("the quote is not in the visible text of %s as read by the %s extractor, at any folding (whitespace, invisible characters, Unicode forms, punctuation, case); %s",
-				page.FinalURL, v.name, complete),
+				page.FinalURL, v.name, complete) + pdfReasoning(pdf),
 		},
 		Note:  "the quote is not on the page at " + page.FinalURL,
 		Page:  page,
 		Match: &m,
+		PDF:   pdf,
 	}
 	if m.Negation != "" {
 		r.Result.Reasoning += fmt.Sprintf("; its parts are there, but the text the ellipsis leaves out between them says %q, so the quote drops a negation and says what the page does not", m.Negation)

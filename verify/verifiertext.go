@@ -24,7 +24,7 @@ func VerifierTexts(body []byte, contentType string, truncated bool) []VerifierTe
 	for _, v := range []struct {
 		name    string
 		extract Extractor
-	}{{NameDOM, fetch.ExtractDOM}, {NameTokens, fetch.ExtractTokens}} {
+	}{{NameDOM, extractDOM}, {NameTokens, extractTokens}} {
 		page := &fetch.Result{Body: body, ContentType: contentType, Truncated: truncated}
 		t, err := page.Extract(v.extract)
 		if errors.Is(err, fetch.ErrTruncated) {

@@ -96,6 +96,8 @@ Quote: we expect growth to continue
 		{"bad allow-list", []string{"check", "--batch", batch, "--fetch-allow", "intranet"}, 2, `"intranet" is neither a CIDR range`},
 		{"negative delay", []string{"check", "--batch", batch, "--fetch-delay", "-1s"}, 2, "want 0 or more"},
 		{"no workers", []string{"check", "--batch", batch, "--workers", "0"}, 2, "want 1 to 64"},
+		{"no PDF cap", []string{"check", "--batch", batch, "--max-pdf-mib", "0"}, 2, "--max-pdf-mib 0: want 1 to 1024"},
+		{"a PDF cap past 1 GiB", []string{"check", "--batch", batch, "--max-pdf-mib", "1025"}, 2, "--max-pdf-mib 1025: want 1 to 1024"},
 		{"a User-Agent that injects a header", []string{"check", "--batch", batch, "--user-agent", "ua\r\nX-Injected: 1"}, 2, "--user-agent \"ua\\r\\nX-Injected: 1\": want a non-empty header value"},
 		{"an empty User-Agent", []string{"check", "--batch", batch, "--user-agent", " "}, 2, "want a non-empty header value"},
 		{"a URL as a login-walled host", []string{"check", "--batch", batch, "--login-walled", "example.org,https://members.example.org/"}, 2, `--login-walled: login-walled hosts: "https://members.example.org/" is not a host name`},

@@ -25,6 +25,7 @@ import (
 //	                          whose contact URL is a placeholder: operators set their own)
 //	--login-walled HOST,...   hosts never fetched, with their subdomains, added to
 //	                          fetch.DefaultLoginWalled (default none added)
+//	--max-pdf-mib N           the most of a PDF read, in MiB (default 50; 1 to 1024)
 //
 // Everything else takes fetch's defaults: 10 MiB per page, 15 s per request, 45 s per
 // fetch, at most 3 redirect hops, robots.txt obeyed for the product token evidence-ledger.
@@ -34,6 +35,7 @@ func parseFetchFlags(fs *flag.FlagSet, args []string) (rest []string, cfg fetch.
 	nworkers := fs.Int("workers", verify.DefaultWorkers, "`number` of citations checked at once")
 	agent := fs.String("user-agent", fetch.DefaultUserAgent, "User-Agent `string` sent with every request; name your own contact URL in it")
 	walled := fs.String("login-walled", "", "comma-separated `hosts` never fetched (with their subdomains), added to the default social networks")
+	pdfMiB := fs.Int("max-pdf-mib", fetch.DefaultMaxPDFBytes>>20, "`MiB` of a PDF read at most; a PDF cut there is unreachable (1 to 1024)")
 	if rest, err = parse(fs, args); err != nil {
 		return nil, fetch.Config{}, 0, err
 	}
@@ -51,11 +53,14 @@ func parseFetchFlags(fs *flag.FlagSet, args []string) (rest []string, cfg fetch.
 	if ua == "" || !httpguts.ValidHeaderFieldValue(ua) {
 		return nil, fetch.Config{}, 0, fmt.Errorf("--user-agent %q: want a non-empty header value without line breaks or control characters, e.g. \"evidence-ledger/1.0 (+https://your.site/contact)\": %w", *agent, errUsage)
 	}
+	if *pdfMiB < 1 || *pdfMiB > 1024 {
+		return nil, fetch.Config{}, 0, fmt.Errorf("--max-pdf-mib %d: want 1 to 1024: %w", *pdfMiB, errUsage)
+	}
 	hosts, err := fetch.ParseLoginWalled(*walled)
 	if err != nil {
 		return nil, fetch.Config{}, 0, fmt.Errorf("--login-walled: %w: %w", err, errUsage)
 	}
-	cfg = fetch.Config{Allow: prefixes, MinDelay: *delay, UserAgent: ua}
+	cfg = fetch.Config{Allow: prefixes, MinDelay: *delay, UserAgent: ua, MaxPDFBytes: int64(*pdfMiB) << 20}
 	if *delay == 0 {
 		cfg.MinDelay = -1 // fetch: a negative delay means none
 	}

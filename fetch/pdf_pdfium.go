@@ -1,0 +1,280 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	pdfiumerr "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// NamePDFium names the PDFium extractor in [Text.Extractor].
+const NamePDFium = "pdfium"
+
+// pdfiumInstances is how many documents PDFium reads at once in one process; the others
+// wait their turn, within their time limit.
+const pdfiumInstances = 2
+
+// ExtractPDFium reads the text of a PDF with PDFium (Chrome's PDF engine) compiled to
+// WebAssembly and run by wazero, within [DefaultPDFLimits]: each document gets a fresh
+// engine instance whose memory cannot grow past the limit, that sees no file system, and
+// that is stopped when the time is up. Scripts in the PDF are never run and embedded files
+// never opened. The text is laid out as described in docs/pdf.md.
+//
+// Errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]. contentType is not
+// read: the caller has decided the body is a PDF (see [IsPDF]).
+func ExtractPDFium(body []byte, contentType string) (Text, error) {
+	return extractPDFium(body, DefaultPDFLimits)
+}
+
+var pdfiumPools = struct {
+	sync.Mutex
+	cache wazero.CompilationCache
+	pools map[int64]*enginePool // by memory limit
+}{pools: map[int64]*enginePool{}}
+
+// enginePool is a pool of PDFium instances with one memory limit.
+type enginePool struct {
+	pdfium.Pool
+	// full counts the times an instance's memory grew to within nearLimit of the limit; an
+	// engine that stops after that ran out of memory.
+	full atomic.Int64
+}
+
+// pdfiumPool returns the pool of engines with this memory limit, made on first use. The
+// compiled module is shared by all pools through one compilation cache.
+func pdfiumPool(memory int64) (*enginePool, error) {
+	pdfiumPools.Lock()
+	defer pdfiumPools.Unlock()
+	if p := pdfiumPools.pools[memory]; p != nil {
+		return p, nil
+	}
+	if pdfiumPools.cache == nil {
+		pdfiumPools.cache = wazero.NewCompilationCache()
+	}
+	pages := uint32(max(memory>>16, 16)) // 64 KiB WebAssembly pages
+	// Each instance's memory is one anonymous mapping of the whole limit, made at once (the
+	// operating system gives it pages as they are touched), so it never grows by copying:
+	// the limit is the peak, not a multiple of it.
+	limit := uint64(pages) << 16
+	ep := &enginePool{}
+	reserve := experimental.MemoryAllocatorFunc(func(_, maxSize uint64) experimental.LinearMemory {
+		return &reservedMemory{size: int(min(maxSize, limit)), full: &ep.full}
+	})
+	p, err := webassembly.Init(webassembly.Config{
+		Context:  experimental.WithMemoryAllocator(context.Background(), reserve),
+		MinIdle:  0,
+		MaxIdle:  pdfiumInstances,
+		MaxTotal: pdfiumInstances,
+		// No directory is mounted: the engine reads the bytes it is given and nothing else.
+		FSConfig: wazero.NewFSConfig(),
+		RuntimeConfig: wazero.NewRuntimeConfig().
+			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+			WithMemoryLimitPages(pages).
+			WithCloseOnContextDone(true).
+			WithCompilationCache(pdfiumPools.cache),
+		Stdout: io.Discard,
+		Stderr: io.Discard,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start the PDFium engine: %w", err)
+	}
+	ep.Pool = p
+	pdfiumPools.pools[memory] = ep
+	return ep, nil
+}
+
+// nearLimit is how close to its limit an instance's memory grew when it counts as full.
+const nearLimit = 16 << 20
+
+// reservedMemory is a WebAssembly memory that cannot grow past the mapping it was made
+// with.
+type reservedMemory struct {
+	size int
+	buf  []byte // the whole mapping, mapped on first use
+	full *atomic.Int64
+}
+
+// Reallocate returns the memory at size bytes, or nil (the engine's allocation fails) past
+// the limit or when the mapping cannot be made.
+func (m *reservedMemory) Reallocate(size uint64) []byte {
+	if size+nearLimit > uint64(m.size) {
+		// wazero refuses to grow past the limit without asking; growing this close to it
+		// is the sign that an engine that then stops ran out of memory.
+		m.full.Add(1)
+	}
+	if size > uint64(m.size) {
+		return nil
+	}
+	if m.buf == nil {
+		b, err := syscall.Mmap(-1, 0, m.size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+		if err != nil {
+			return nil
+		}
+		m.buf = b
+	}
+	return m.buf[:size]
+}
+
+// Free unmaps the memory.
+func (m *reservedMemory) Free() {
+	if m.buf != nil {
+		syscall.Munmap(m.buf)
+		m.buf = nil
+	}
+}
+
+func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
+	limits = limits.withDefaults()
+	if int64(len(body)) >= limits.Memory {
+		return Text{}, fmt.Errorf("%w: the PDF is %d bytes, more than the %d bytes of memory its reading may use", ErrLimit, len(body), limits.Memory)
+	}
+	pool, err := pdfiumPool(limits.Memory)
+	if err != nil {
+		return Text{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limits.Time)
+	defer cancel()
+	inst, err := pool.GetInstanceWithContext(ctx)
+	if err != nil {
+		return Text{}, fmt.Errorf("%w: no PDFium engine was free within %s: %v", ErrLimit, limits.Time, err)
+	}
+	type result struct {
+		pages pdfPages
+		err   error
+	}
+	full := pool.full.Load()
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("%w: the PDFium engine failed: %v", ErrDamaged, r)}
+			}
+		}()
+		pages, err := readPDFium(inst, body, limits)
+		done <- result{pages, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			inst.Kill() // the instance may be in any state; it is not used again
+			if pool.full.Load() != full && !errors.Is(r.err, ErrEncrypted) {
+				return Text{}, fmt.Errorf("%w: PDFium needed more than the %d bytes of memory it may use (%v)", ErrLimit, limits.Memory, r.err)
+			}
+			return Text{}, r.err
+		}
+		inst.Close()
+		return layoutText(r.pages)
+	case <-ctx.Done():
+		inst.Kill() // stops the engine where it is (WithCloseOnContextDone)
+		return Text{}, pdfTimeout("PDFium", limits.Time)
+	}
+}
+
+// readPDFium reads every page's lines with one engine instance.
+func readPDFium(inst pdfium.Pdfium, body []byte, limits PDFLimits) (pdfPages, error) {
+	out := pdfPages{extractor: pdfiumVersion}
+	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &body})
+	if err != nil {
+		return out, pdfiumError(err)
+	}
+	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+	xref, err := inst.FPDF_DocumentHasValidCrossReferenceTable(&requests.FPDF_DocumentHasValidCrossReferenceTable{Document: doc.Document})
+	if err != nil {
+		return out, pdfiumError(err)
+	}
+	if !xref.DocumentHasValidCrossReferenceTable {
+		return out, fmt.Errorf("%w: its cross-reference table is broken, so pages or text may be missing", ErrDamaged)
+	}
+	count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+	if err != nil {
+		return out, pdfiumError(err)
+	}
+	if count.PageCount > limits.Pages {
+		return out, fmt.Errorf("%w: the PDF has %d pages, more than the %d read", ErrLimit, count.PageCount, limits.Pages)
+	}
+	if count.PageCount == 0 {
+		return out, fmt.Errorf("%w: it has no pages", ErrDamaged)
+	}
+	size := 0
+	for i := range count.PageCount {
+		lines, err := pdfiumPage(inst, doc.Document, i)
+		if err != nil {
+			return out, fmt.Errorf("page %d: %w", i+1, pdfiumError(err))
+		}
+		for _, l := range lines {
+			size += len(l) + 1
+		}
+		if size > limits.Text {
+			return out, fmt.Errorf("%w: the PDF holds more than %d bytes of text", ErrLimit, limits.Text)
+		}
+		out.lines = append(out.lines, lines)
+	}
+	return out, nil
+}
+
+// pdfiumPage returns the lines of one page, in PDFium's reading order.
+func pdfiumPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) ([]string, error) {
+	page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
+	if err != nil {
+		return nil, err
+	}
+	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
+	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: requests.Page{ByReference: &page.Page}})
+	if err != nil {
+		return nil, err
+	}
+	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+	n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	if err != nil {
+		return nil, err
+	}
+	if n.Count <= 0 {
+		return nil, nil
+	}
+	txt, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: n.Count})
+	if err != nil {
+		return nil, err
+	}
+	return strings.FieldsFunc(txt.Text, func(r rune) bool { return r == '\r' || r == '\n' }), nil
+}
+
+// pdfiumError maps the engine's errors to the package's.
+func pdfiumError(err error) error {
+	switch {
+	case errors.Is(err, pdfiumerr.ErrPassword), errors.Is(err, pdfiumerr.ErrSecurity):
+		return fmt.Errorf("%w (PDFium: %v)", ErrEncrypted, err)
+	case errors.Is(err, ErrLimit), errors.Is(err, ErrDamaged), errors.Is(err, ErrEncrypted):
+		return err
+	case strings.Contains(err.Error(), "memory"), strings.Contains(err.Error(), "malloc"):
+		return fmt.Errorf("%w: PDFium ran out of the memory it may use: %v", ErrLimit, err)
+	}
+	return fmt.Errorf("%w (PDFium: %v)", ErrDamaged, err)
+}
+
+// The versions of the PDFium modules in go.mod, recorded with every document PDFium reads
+// (a test keeps them equal to go.mod).
+const (
+	pdfiumModuleVersion = "v1.21.4"
+	wazeroModuleVersion = "v1.12.0"
+)
+
+var pdfiumVersion = NamePDFium + " (github.com/klippa-app/go-pdfium " + pdfiumModuleVersion + ", github.com/tetratelabs/wazero " + wazeroModuleVersion + ")"
+
+// pdfTimeout is the error of a document that ran out of time, for both extractors.
+func pdfTimeout(engine string, d time.Duration) error {
+	return fmt.Errorf("%w: %s took longer than %s to read the PDF", ErrLimit, engine, d)
+}
