@@ -129,12 +129,53 @@ func (m *reservedMemory) Reallocate(size uint64) []byte {
 	return m.buf[:size]
 }
 
-// Free unmaps the memory.
+// Free gives the memory's pages back to the operating system at once, and unmaps it once
+// no engine code runs (see engineMaps): an instance killed at its time limit is freed while
+// its goroutine may still be executing compiled code in this mapping, and unmapping it then
+// would fault the whole process. Until the unmap, a late access finds zero pages.
 func (m *reservedMemory) Free() {
-	if m.buf != nil {
-		syscall.Munmap(m.buf)
-		m.buf = nil
+	if m.buf == nil {
+		return
 	}
+	syscall.Madvise(m.buf, syscall.MADV_DONTNEED)
+	engineMaps.Lock()
+	if engineMaps.running == 0 {
+		syscall.Munmap(m.buf)
+	} else {
+		engineMaps.retired = append(engineMaps.retired, m.buf)
+	}
+	engineMaps.Unlock()
+	m.buf = nil
+}
+
+// engineMaps counts the goroutines running PDFium code and holds the mappings freed while
+// any did; the last goroutine to leave unmaps them. Retired mappings hold no pages (Free
+// gave them back), only address space.
+var engineMaps struct {
+	sync.Mutex
+	running int
+	retired [][]byte
+}
+
+// enterEngine marks a goroutine that is about to run PDFium code; leaveEngine, called when
+// it has stopped, unmaps the retired mappings once none runs.
+func enterEngine() {
+	engineMaps.Lock()
+	engineMaps.running++
+	engineMaps.Unlock()
+}
+
+func leaveEngine() {
+	engineMaps.Lock()
+	defer engineMaps.Unlock()
+	engineMaps.running--
+	if engineMaps.running > 0 {
+		return
+	}
+	for _, b := range engineMaps.retired {
+		syscall.Munmap(b)
+	}
+	engineMaps.retired = nil
 }
 
 func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
@@ -158,7 +199,9 @@ func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
 	}
 	full := pool.full.Load()
 	done := make(chan result, 1)
+	enterEngine()
 	go func() {
+		defer leaveEngine() // last: after the engine's code and the recover below
 		defer func() {
 			if r := recover(); r != nil {
 				done <- result{err: fmt.Errorf("%w: the PDFium engine failed: %v", ErrDamaged, r)}

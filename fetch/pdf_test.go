@@ -399,3 +399,33 @@ func FuzzPDF(f *testing.F) {
 		}
 	})
 }
+
+// TestPDFiumKilledMidRead stops PDFium at time limits that fall while it reads, again and
+// again: an instance killed in the middle of its code must never fault the process (its
+// memory is given back only once no engine code runs), and the pool keeps serving.
+func TestPDFiumKilledMidRead(t *testing.T) {
+	pdf := readPDFFile(t, "report.pdf")
+	if _, err := extractPDFium(pdf, DefaultPDFLimits); err != nil {
+		t.Fatal(err) // compiles the module before the clock matters
+	}
+	var stopped, read int
+	for i := range 60 {
+		limits := DefaultPDFLimits
+		limits.Time = time.Duration(1+i%20) * time.Millisecond
+		switch _, err := extractPDFium(pdf, limits); {
+		case err == nil:
+			read++
+		case errors.Is(err, ErrLimit):
+			stopped++
+		default:
+			t.Fatalf("limit %v: %v", limits.Time, err)
+		}
+	}
+	if stopped == 0 {
+		t.Fatalf("no read was stopped by its limit (%d read): the test did not test the kill", read)
+	}
+	if _, err := extractPDFium(pdf, DefaultPDFLimits); err != nil {
+		t.Fatalf("after %d killed reads: %v", stopped, err)
+	}
+	t.Logf("%d reads stopped at their limit, %d finished", stopped, read)
+}
