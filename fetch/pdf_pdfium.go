@@ -19,6 +19,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"golang.org/x/sys/unix"
 )
 
 // NamePDFium names the PDFium extractor in [Text.Extractor].
@@ -137,7 +138,7 @@ func (m *reservedMemory) Free() {
 	if m.buf == nil {
 		return
 	}
-	syscall.Madvise(m.buf, syscall.MADV_DONTNEED)
+	unix.Madvise(m.buf, unix.MADV_DONTNEED)
 	engineMaps.Lock()
 	if engineMaps.running == 0 {
 		syscall.Munmap(m.buf)
