@@ -3,6 +3,7 @@ package evidence
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Support is the model tier's judgement of whether a captured page supports a claim,
@@ -92,11 +93,17 @@ func SupportVerdictValid(v Verdict) bool {
 	return v == VerdictSupported || v == VerdictContradicted || v == VerdictNotFound
 }
 
-// MaxEvidence is the most evidence sentences a support judgement may cite.
-const MaxEvidence = 5
+// Limits of a support judgement, which keep a verifier's reply short (each is paid for in
+// tokens on every citation): at most MaxEvidence evidence sentences, and a reasoning of at
+// most MaxReasoningRunes runes (one short sentence).
+const (
+	MaxEvidence       = 3
+	MaxReasoningRunes = 300
+)
 
 // Validate reports a judgement off its schema: a verdict that is not supported,
-// contradicted or not_found, an estimate outside 1..100, an empty reasoning, more than
+// contradicted or not_found, an estimate outside 1..100, an empty reasoning or one longer
+// than MaxReasoningRunes, more than
 // MaxEvidence evidence sentences or an empty one, or a supported or contradicted verdict
 // that cites no evidence. The error matches [ErrOffSchema]. Whether the evidence is on
 // the page is for the caller, who holds the page.
@@ -110,6 +117,9 @@ func (j SupportJudgement) Validate() error {
 	}
 	if strings.TrimSpace(j.Reasoning) == "" {
 		problems = append(problems, "reasoning is empty")
+	}
+	if n := utf8.RuneCountInString(j.Reasoning); n > MaxReasoningRunes {
+		problems = append(problems, fmt.Sprintf("reasoning of %d characters, more than %d", n, MaxReasoningRunes))
 	}
 	if len(j.Evidence) > MaxEvidence {
 		problems = append(problems, fmt.Sprintf("%d evidence sentences, more than %d", len(j.Evidence), MaxEvidence))

@@ -66,7 +66,7 @@ const (
 // capture an escalation makes. It fails when an endpoint URL is not http(s) or names no
 // model.
 func NewModels(cfg ModelConfig, fc fetch.Config) (*Models, error) {
-	mk := func(name string, extract Extractor, choose func(string, []string) []string, system string) (*modelVerifier, error) {
+	mk := func(name string, extract Extractor, choose func(string, []string, []int) []string, system string) (*modelVerifier, error) {
 		c, err := newChatClient(cfg.Verifier, cfg.Timeout, cfg.Retries)
 		if err != nil {
 			return nil, fmt.Errorf("--verifier-endpoint: %w", err)
@@ -133,18 +133,21 @@ type modelVerifier struct {
 	name    string
 	client  *chatClient
 	extract Extractor
-	choose  func(claim string, sentences []string) []string
+	choose  func(claim string, sentences []string, anchors []int) []string
 	system  string
 }
 
 // verdictSchema is the JSON schema of a verifier's answer, sent as a strict
-// response_format and checked locally whatever the server does with it.
-var verdictSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"verdict":{"type":"string","enum":["supported","contradicted","not_found"]},` +
-	`"accuracy_estimate":{"type":"integer","minimum":1,"maximum":100},` +
-	`"reasoning":{"type":"string"},` +
-	`"evidence":{"type":"array","items":{"type":"string"},"maxItems":5}},` +
-	`"required":["verdict","accuracy_estimate","reasoning","evidence"],"additionalProperties":false}`)
+// response_format and checked locally whatever the server does with it. It is compact: the
+// four members the tier needs, a reasoning of one short sentence, and at most
+// evidence.MaxEvidence evidence sentences.
+var verdictSchema = json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{`+
+	`"verdict":{"type":"string","enum":["supported","contradicted","not_found"]},`+
+	`"accuracy_estimate":{"type":"integer","minimum":1,"maximum":100},`+
+	`"reasoning":{"type":"string","maxLength":%d},`+
+	`"evidence":{"type":"array","items":{"type":"string"},"maxItems":%d}},`+
+	`"required":["verdict","accuracy_estimate","reasoning","evidence"],"additionalProperties":false}`,
+	evidence.MaxReasoningRunes, evidence.MaxEvidence))
 
 // adjudicationSchema is the JSON schema of the adjudicator's answer.
 var adjudicationSchema = json.RawMessage(`{"type":"object","properties":{` +
@@ -154,13 +157,17 @@ var adjudicationSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"escalate":{"type":"boolean"}},` +
 	`"required":["agree","verdict","confidence","escalate"],"additionalProperties":false}`)
 
-const answerSpec = `Reply with one JSON object: "verdict": "supported" (the passages state the claim), "contradicted" (they state something incompatible: another figure, date or name, the opposite, "may" for "did") or "not_found" (they do not address it); "accuracy_estimate": 1 to 100, how likely your verdict is right; "reasoning": one sentence; "evidence": up to 5 sentences copied exactly from the passages that the verdict rests on (empty only for not_found).`
+// The instructions are short on purpose: every token of them is paid twice per citation.
+// The reply's shape is fixed by the schema sent with each request; the words below say what
+// the members mean.
+var answerSpec = fmt.Sprintf(`Reply in JSON. verdict: supported (the passages state the claim), contradicted (they state otherwise: another figure, date or name, the opposite, "may" for "did") or not_found (not addressed). accuracy_estimate: 1-100, how likely you are right. reasoning: one short sentence. evidence: at most %d sentences you relied on, copied exactly from the passages (none for not_found).`, evidence.MaxEvidence)
 
-const promptA = `Check whether passages of a web page support a claim. Judge from the passages alone, not from what you know. ` + answerSpec
+var (
+	promptA = `Do these passages of a web page support the claim? Judge from them alone. ` + answerSpec
+	promptB = `Fact-check sceptically: first look in the passages for what conflicts with the claim (figures, dates, names, negations, hedges), then judge from them alone. ` + answerSpec
+)
 
-const promptB = `You are a skeptical fact-checker. First look in the passages for anything that conflicts with the claim (numbers, dates, names, negations, hedges), then decide. Use the passages alone. ` + answerSpec
-
-const promptAdjudicator = `You compare the verdicts of independent verifiers about one claim. You do not see the page and must not judge the claim yourself: weigh only the verdicts, their reasoning and the sentences of the page they quote as evidence. Answer with one JSON object and nothing else: "agree" is true when the verdicts agree in substance; "verdict" ("supported", "contradicted" or "not_found") is the verdict their evidence best bears out; "confidence" is an integer from 1 to 100; "escalate" is true when the verdicts cannot be reconciled and a person should decide.`
+const promptAdjudicator = `Compare independent verdicts about one claim. You do not see the page: do not judge the claim, weigh only the verdicts, their reasoning and the page sentences they quote. Reply in JSON. agree: the verdicts agree in substance. verdict: supported, contradicted or not_found, the one their evidence best bears out. confidence: 1-100. escalate: true when they cannot be reconciled and a person should decide.`
 
 // verdictReply is a verifier's JSON answer as decoded; a nil member is missing.
 type verdictReply struct {
@@ -183,7 +190,8 @@ func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTa
 		call.Outcome = "not asked: " + j.Problem
 		return j, call
 	}
-	passages := v.choose(t.ClaimText, pageSentences(text.Body))
+	pt := NewPageText(text.Body)
+	passages := v.passages(pt, t)
 	var user strings.Builder
 	user.WriteString("Claim: " + t.ClaimText + "\n\nPassages from the page:\n")
 	for i, p := range passages {
@@ -198,7 +206,7 @@ func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTa
 		err = j.Validate()
 	}
 	if err == nil {
-		err = evidenceOnPage(text.Body, j.Evidence)
+		err = evidenceOnPage(pt, j.Evidence)
 	}
 	if err != nil {
 		j.Problem = err.Error()
@@ -207,6 +215,17 @@ func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTa
 	}
 	call.Outcome = "ok"
 	return j, call
+}
+
+// passages is what the verifier sends of page for t: its selection from the page's
+// sentences, anchored on the sentences where t's quote is found (model_passages.go).
+func (v *modelVerifier) passages(page *PageText, t evidence.CheckTarget) []string {
+	sentences, spans := sentenceSpans(page.Text())
+	var anchors []int
+	if m, err := page.Match(t.Quote); err == nil {
+		anchors = anchorSentences(spans, m)
+	}
+	return v.choose(t.ClaimText, sentences, anchors)
 }
 
 func parseVerdict(content string, j *evidence.SupportJudgement) error {
@@ -232,12 +251,12 @@ func parseVerdict(content string, j *evidence.SupportJudgement) error {
 
 // evidenceOnPage fails, matching errOffSchema, unless every evidence sentence is on the
 // page: a model cannot invent evidence.
-func evidenceOnPage(pageText string, sentences []string) error {
+func evidenceOnPage(page *PageText, sentences []string) error {
 	for i, s := range sentences {
 		if utf8.RuneCountInString(strings.TrimSpace(s)) < evidence.MinQuoteLen {
 			return fmt.Errorf("%w: evidence sentence %d (%q) is too short to be looked for on the page", errOffSchema, i+1, s)
 		}
-		m, err := MatchQuote(pageText, s)
+		m, err := page.Match(s)
 		if err != nil || !m.Found {
 			return fmt.Errorf("%w: evidence sentence %d is not on the page (a model cannot invent evidence): %q", errOffSchema, i+1, s)
 		}

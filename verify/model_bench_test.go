@@ -25,7 +25,10 @@ var firstPassage = regexp.MustCompile(`(?m)^\[1\] (.+)$`)
 //   - tier-us/citation: the tier's own cost per citation (the difference);
 //   - calls/citation: model calls per citation (2, and 2 more on a split);
 //   - tokens-ratio: the tokens of the verified check over the tokens of one unverified
-//     answer, which reads the same passages as model-a and writes the claim once.
+//     answer (unverifiedTokens), which reads what one reader of the page takes and writes
+//     the claim with its quote and URL;
+//   - tokens-ratio-claim-only: the same against an unverified answer that writes the claim
+//     alone (a lower bound of its work).
 //
 // go test ./verify -run '^$' -bench ModelTier -benchtime 20x
 func BenchmarkModelTier(b *testing.B) {
@@ -61,7 +64,7 @@ func BenchmarkModelTier(b *testing.B) {
 	}
 	ctx := context.Background()
 	var floorTime, tierTime time.Duration
-	var calls, tokens, baseline int
+	var calls, tokens, baseline, claimOnly int
 	b.ResetTimer()
 	for range b.N {
 		// New checkers each round: a Fetcher's per-host budget is for one run.
@@ -94,7 +97,9 @@ func BenchmarkModelTier(b *testing.B) {
 				calls++
 				tokens += c.PromptTokens + c.CompletionTokens
 			}
-			baseline += unverifiedTokens(b, models, targets[i])
+			read, written := unverifiedTokens(b, models, targets[i])
+			baseline += read + written
+			claimOnly += read + quarterTokens(targets[i].ClaimText)
 		}
 		b.StartTimer()
 	}
@@ -103,19 +108,33 @@ func BenchmarkModelTier(b *testing.B) {
 	b.ReportMetric(float64((tierTime-floorTime).Microseconds())/n, "tier-us/citation")
 	b.ReportMetric(float64(calls)/n, "calls/citation")
 	b.ReportMetric(float64(tokens)/float64(baseline), "tokens-ratio")
+	b.ReportMetric(float64(tokens)/float64(claimOnly), "tokens-ratio-claim-only")
 }
 
-// unverifiedTokens is what one unverified answer costs: a single call that reads the
-// passages model-a reads (with a one-line question) and writes the claim, counted as the
-// instant server counts tokens (a quarter of the bytes).
-func unverifiedTokens(b *testing.B, m *Models, t evidence.CheckTarget) int {
+// readerBudget is what one unverified reader of a page takes: twice a verifier's
+// selection (14 sentences, 4,000 runes), so that the two verifiers together read about what
+// it reads.
+var readerBudget = passageBudget{sentences: 2 * maxSentences, runes: 2 * maxPassageRunes}
+
+// unverifiedTokens is what one unverified answer costs, counted as the instant server
+// counts tokens (a quarter of the bytes): a single call that reads, after a one-line
+// question, the passages one reader of the page takes (model-a's scoring and anchors, with
+// readerBudget), and writes its answer: the claim with its quote and URL, as research
+// cites it.
+func unverifiedTokens(b *testing.B, m *Models, t evidence.CheckTarget) (read, written int) {
 	b.Helper()
 	body := readCorpusPage(b, t.URL[strings.LastIndexByte(t.URL, '/')+1:])
 	ext, err := m.first.extract(body, "text/html")
 	if err != nil {
 		b.Fatal(err)
 	}
-	passages := m.first.choose(t.ClaimText, pageSentences(ext.Body))
+	sentences, spans := sentenceSpans(ext.Body)
+	var anchors []int
+	if match, err := MatchQuote(ext.Body, t.Quote); err == nil {
+		anchors = anchorSentences(spans, match)
+	}
+	forced, cands := sentenceCandidates(t.ClaimText, sentences, anchors)
+	passages := pick(sentences, forced, cands, readerBudget)
 	prompt := "Answer from these passages of the page.\n" + strings.Join(passages, "\n")
-	return quarterTokens(prompt) + quarterTokens(t.ClaimText)
+	return quarterTokens(prompt), quarterTokens(t.ClaimText + "\n“" + t.Quote + "”\n" + t.URL)
 }

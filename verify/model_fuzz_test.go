@@ -61,7 +61,7 @@ func FuzzModelReply(f *testing.F) {
 			err = j.Validate()
 		}
 		if err == nil {
-			err = evidenceOnPage(page.Body, j.Evidence)
+			err = evidenceOnPage(NewPageText(page.Body), j.Evidence)
 		}
 		if err != nil {
 			return
@@ -91,17 +91,28 @@ func TestModelReplyLimits(t *testing.T) {
 	if _, err := readReply(pad(MaxModelReply+1), &u); !errors.Is(err, errOffSchema) || !strings.Contains(err.Error(), "over") {
 		t.Errorf("a reply of %d bytes: %v, want off its schema", MaxModelReply+1, err)
 	}
-	five := make([]string, evidence.MaxEvidence)
-	for i := range five {
-		five[i] = reportSentence
+	most := make([]string, evidence.MaxEvidence)
+	for i := range most {
+		most[i] = reportSentence
 	}
-	j := evidence.SupportJudgement{Verifier: NameModelA, Verdict: evidence.VerdictSupported, AccuracyEstimate: 90, Reasoning: "ok", Evidence: five}
+	j := evidence.SupportJudgement{Verifier: NameModelA, Verdict: evidence.VerdictSupported, AccuracyEstimate: 90, Reasoning: "ok", Evidence: most}
 	if err := j.Validate(); err != nil {
 		t.Errorf("%d evidence sentences: %v", evidence.MaxEvidence, err)
 	}
 	j.Evidence = append(j.Evidence, reportSentence)
 	if err := j.Validate(); !errors.Is(err, evidence.ErrOffSchema) {
 		t.Errorf("%d evidence sentences: %v, want off its schema", len(j.Evidence), err)
+	}
+	// The reasoning: MaxReasoningRunes runes (of several bytes each) pass, one more does
+	// not.
+	j.Evidence = most
+	j.Reasoning = strings.Repeat("é", evidence.MaxReasoningRunes)
+	if err := j.Validate(); err != nil {
+		t.Errorf("a reasoning of %d runes: %v", evidence.MaxReasoningRunes, err)
+	}
+	j.Reasoning += "é"
+	if err := j.Validate(); !errors.Is(err, evidence.ErrOffSchema) || !strings.Contains(err.Error(), "reasoning of") {
+		t.Errorf("a reasoning of %d runes: %v, want off its schema", evidence.MaxReasoningRunes+1, err)
 	}
 	for _, est := range []int{0, 101} {
 		j := evidence.SupportJudgement{Verifier: NameModelA, Verdict: evidence.VerdictNotFound, AccuracyEstimate: est, Reasoning: "r"}
@@ -113,20 +124,26 @@ func TestModelReplyLimits(t *testing.T) {
 	if err := a.Validate(); err == nil || !strings.Contains(err.Error(), "confidence 0") || !strings.Contains(err.Error(), `"unreachable"`) {
 		t.Errorf("adjudication %+v: %v", a, err)
 	}
-	// Passages stop at maxSentences sentences and maxPassageRunes runes.
+	// Passages stop at maxSentences sentences and maxPassageRunes runes, with and without
+	// an anchor.
 	var sentences []string
 	for i := range 40 {
 		sentences = append(sentences, "The registry counted companies in the year "+strings.Repeat("x", i)+".")
 	}
-	for name, choose := range map[string]func(string, []string) []string{"sentences": chooseSentences, "windows": chooseWindows} {
-		got := choose("The registry counted companies.", sentences)
-		n, runes := 0, 0
-		for _, p := range got {
-			n += len(pageSentences(p))
-			runes += len([]rune(p))
-		}
-		if n == 0 || n > maxSentences || runes > maxPassageRunes {
-			t.Errorf("%s: %d passages, %d sentences, %d runes; want 1 to %d sentences within %d runes", name, len(got), n, runes, maxSentences, maxPassageRunes)
+	for name, choose := range map[string]func(string, []string, []int) []string{"sentences": chooseSentences, "windows": chooseWindows} {
+		for _, anchors := range [][]int{nil, {20}} {
+			got := choose("The registry counted companies.", sentences, anchors)
+			n, runes := 0, 0
+			for _, p := range got {
+				n += len(pageSentences(p))
+				runes += len([]rune(p))
+			}
+			if n == 0 || n > maxSentences || runes > maxPassageRunes {
+				t.Errorf("%s, anchors %v: %d passages, %d sentences, %d runes; want 1 to %d sentences within %d runes", name, anchors, len(got), n, runes, maxSentences, maxPassageRunes)
+			}
+			if anchors != nil && !strings.Contains(strings.Join(got, " "), sentences[20]) {
+				t.Errorf("%s: the anchor sentence is not sent: %q", name, got)
+			}
 		}
 	}
 }

@@ -16,35 +16,63 @@ import (
 //   - model-b takes windows of three consecutive sentences, scored by the claim's terms
 //     weighted by how rare each is on the page.
 //
-// Both stop at maxSentences sentences or maxPassageRunes runes and give their passages in
-// page order. A page where
-// no sentence shares a term with the claim gives its first sentences, so that the verifier
-// can say the page does not address the claim.
+// When the program found the citation's quote on the page that verifier read, the
+// sentences holding it (for model-b, the window of three around each) are taken first:
+// they are the page's own words where the research says its evidence is, and no smaller
+// selection may leave them out. Each selection stops at maxSentences sentences or
+// maxPassageRunes runes (the anchor sentences alone may pass the bound when the quote
+// spans more) and gives its passages in page order. The two selections are each about
+// half of what one reader of the page would take, so that the two verifiers together read
+// about what one unverified answer reads. A page where no sentence shares a term with the
+// claim and no quote was found gives its first sentences, so that the verifier can say
+// the page does not address the claim.
 const (
-	maxPassageRunes  = 4000
+	maxPassageRunes  = 2000
+	maxSentences     = 7
 	maxSentenceRunes = 600
-	maxSentences     = 14
 	fallbackRunes    = 1200
 )
+
+// passageBudget bounds a selection: at most so many sentences and so many runes.
+type passageBudget struct{ sentences, runes int }
+
+// verifierBudget is the budget of each verifier's selection.
+var verifierBudget = passageBudget{sentences: maxSentences, runes: maxPassageRunes}
 
 // pageSentences cuts visible text into sentences at ". ", "! ", "? " and the CJK full stops,
 // and cuts a sentence longer than maxSentenceRunes at a space.
 func pageSentences(text string) []string {
+	out, _ := sentenceSpans(text)
+	return out
+}
+
+// sentenceSpans is pageSentences with where each sentence lies in text (byte offsets, the
+// sentence trimmed of spaces).
+func sentenceSpans(text string) ([]string, []Span) {
 	var out []string
+	var spans []Span
 	start := 0
+	add := func(from int, s string) {
+		lead := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
+		s = strings.TrimSpace(s)
+		if s != "" {
+			out = append(out, s)
+			spans = append(spans, Span{Start: from + lead, End: from + lead + len(s)})
+		}
+	}
 	emit := func(end int) {
-		s := strings.TrimSpace(text[start:end])
-		for utf8.RuneCountInString(s) > maxSentenceRunes {
+		from, s := start, text[start:end]
+		for utf8.RuneCountInString(strings.TrimSpace(s)) > maxSentenceRunes {
+			lead := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
+			from, s = from+lead, s[lead:]
 			cut := runeOffset(s, maxSentenceRunes)
 			if sp := strings.LastIndexByte(s[:cut], ' '); sp > 0 {
 				cut = sp
 			}
-			out = append(out, strings.TrimSpace(s[:cut]))
-			s = strings.TrimSpace(s[cut:])
+			add(from, s[:cut])
+			from, s = from+cut, s[cut:]
 		}
-		if s != "" {
-			out = append(out, s)
-		}
+		add(from, s)
 		start = end
 	}
 	for i, r := range text {
@@ -58,6 +86,24 @@ func pageSentences(text string) []string {
 		}
 	}
 	emit(len(text))
+	return out, spans
+}
+
+// anchorSentences returns the indexes of the sentences that overlap the spans of a found
+// quote, in page order; none when m is not found.
+func anchorSentences(spans []Span, m Match) []int {
+	if !m.Found {
+		return nil
+	}
+	var out []int
+	for i, s := range spans {
+		for _, q := range m.Spans {
+			if s.Start < q.End && q.Start < s.End {
+				out = append(out, i)
+				break
+			}
+		}
+	}
 	return out
 }
 
@@ -105,16 +151,31 @@ type scored struct {
 	score       float64
 }
 
-// pick takes the best candidates that do not overlap, within the rune budget, and returns
-// their text in page order; with no candidate scoring above zero, the page's first
-// sentences.
-func pick(sentences []string, cands []scored) []string {
+// pick takes the anchors (candidates that must be sent, in the order given, that may
+// overlap one another), then the best candidates that do not overlap what is taken, within
+// the budget, and returns their text in page order; with no anchor and no candidate
+// scoring above zero, the page's first sentences.
+func pick(sentences []string, anchors, cands []scored, limit passageBudget) []string {
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	used := make([]bool, len(sentences))
 	var chosen []scored
 	runes, count := 0, 0
+	for _, a := range anchors {
+		for i := a.first; i <= a.last; i++ {
+			if !used[i] {
+				used[i] = true
+				count++
+				runes += utf8.RuneCountInString(sentences[i]) + 1
+			}
+		}
+		if n := len(chosen); n > 0 && a.first <= chosen[n-1].last+1 && a.first >= chosen[n-1].first {
+			chosen[n-1].last = max(chosen[n-1].last, a.last)
+			continue
+		}
+		chosen = append(chosen, a)
+	}
 	for _, c := range cands {
-		if c.score <= 0 || count >= maxSentences {
+		if c.score <= 0 || count >= limit.sentences {
 			break
 		}
 		n, free := 0, true
@@ -122,7 +183,7 @@ func pick(sentences []string, cands []scored) []string {
 			free = free && !used[i]
 			n += utf8.RuneCountInString(sentences[i]) + 1
 		}
-		if !free || runes+n > maxPassageRunes || count+c.last-c.first+1 > maxSentences {
+		if !free || runes+n > limit.runes || count+c.last-c.first+1 > limit.sentences {
 			continue
 		}
 		count += c.last - c.first + 1
@@ -144,7 +205,7 @@ func pick(sentences []string, cands []scored) []string {
 		}
 		return out
 	}
-	sort.Slice(chosen, func(i, j int) bool { return chosen[i].first < chosen[j].first })
+	sort.SliceStable(chosen, func(i, j int) bool { return chosen[i].first < chosen[j].first })
 	out := make([]string, len(chosen))
 	for i, c := range chosen {
 		out[i] = strings.Join(sentences[c.first:c.last+1], " ")
@@ -152,11 +213,17 @@ func pick(sentences []string, cands []scored) []string {
 	return out
 }
 
-// chooseSentences is model-a's selection: single sentences by the number of the claim's
-// distinct terms they hold.
-func chooseSentences(claim string, sentences []string) []string {
+// chooseSentences is model-a's selection: the anchor sentences, then single sentences by
+// the number of the claim's distinct terms they hold.
+func chooseSentences(claim string, sentences []string, anchors []int) []string {
+	forced, cands := sentenceCandidates(claim, sentences, anchors)
+	return pick(sentences, forced, cands, verifierBudget)
+}
+
+// sentenceCandidates scores model-a's candidates: the anchors, then every sentence.
+func sentenceCandidates(claim string, sentences []string, anchors []int) (forced, cands []scored) {
 	ct := terms(claim)
-	cands := make([]scored, len(sentences))
+	cands = make([]scored, len(sentences))
 	for i, s := range sentences {
 		n := 0
 		for w := range terms(s) {
@@ -166,12 +233,17 @@ func chooseSentences(claim string, sentences []string) []string {
 		}
 		cands[i] = scored{first: i, last: i, score: float64(n)}
 	}
-	return pick(sentences, cands)
+	forced = make([]scored, len(anchors))
+	for i, a := range anchors {
+		forced[i] = scored{first: a, last: a}
+	}
+	return forced, cands
 }
 
-// chooseWindows is model-b's selection: windows of three sentences, each claim term
-// counted once per window and weighted by 1/(1+the number of sentences holding it).
-func chooseWindows(claim string, sentences []string) []string {
+// chooseWindows is model-b's selection: the window of three sentences centred on each
+// anchor sentence, then windows of three sentences, each claim term counted once per
+// window and weighted by 1/(1+the number of sentences holding it).
+func chooseWindows(claim string, sentences []string, anchors []int) []string {
 	ct := terms(claim)
 	per := make([]map[string]bool, len(sentences))
 	df := map[string]int{}
@@ -199,5 +271,9 @@ func chooseWindows(claim string, sentences []string) []string {
 		}
 		cands = append(cands, scored{first: i, last: last, score: score})
 	}
-	return pick(sentences, cands)
+	forced := make([]scored, len(anchors))
+	for i, a := range anchors {
+		forced[i] = scored{first: max(a-1, 0), last: min(a+1, len(sentences)-1)}
+	}
+	return pick(sentences, forced, cands, verifierBudget)
 }

@@ -152,6 +152,8 @@ func TestModelOffSchemaEscalates(t *testing.T) {
 		{"a verdict off the enum", chatAnswer{Content: verdictJSON("true", 90, "yes", reportSentence)}, `verdict "true"`},
 		{"a member the schema does not have", chatAnswer{Content: `{"verdict":"supported","accuracy_estimate":90,"reasoning":"r","evidence":["` + reportSentence + `"],"source":"x"}`}, "unknown field"},
 		{"a member missing", chatAnswer{Content: `{"verdict":"supported","accuracy_estimate":90,"reasoning":"r"}`}, "evidence is missing"},
+		{"a reasoning past its bound", chatAnswer{Content: verdictJSON("supported", 90, strings.Repeat("The page says so. ", 17), reportSentence)}, "reasoning of 306 characters"},
+		{"more evidence sentences than the bound", chatAnswer{Content: verdictJSON("supported", 90, "r", reportSentence, reportSentence, reportSentence, reportSentence)}, "4 evidence sentences, more than 3"},
 		{"supported without evidence", chatAnswer{Content: verdictJSON("supported", 90, "trust me")}, "cites no evidence"},
 		{"invented evidence", chatAnswer{Content: verdictJSON("supported", 95, "It says so.", "The registry counted 4,812 companies in 2025, a record.")}, "not on the page"},
 		{"finish_reason length", chatAnswer{Body: string(readTestdata(t, "models/length-response.json"))}, "token limit"},
