@@ -24,6 +24,7 @@ var firstPassage = regexp.MustCompile(`(?m)^\[1\] (.+)$`)
 //   - overhead-ratio: the time of the check with the tier over the floor's;
 //   - tier-us/citation: the tier's own cost per citation (the difference);
 //   - calls/citation: model calls per citation (2, and 2 more on a split);
+//   - tier-tokens/citation and unverified-tokens/citation: the two sides of tokens-ratio;
 //   - tokens-ratio: the tokens of the verified check over the tokens of one unverified
 //     answer (unverifiedTokens), which reads what one reader of the page takes and writes
 //     the claim with its quote and URL;
@@ -107,6 +108,8 @@ func BenchmarkModelTier(b *testing.B) {
 	b.ReportMetric(float64(tierTime)/float64(floorTime), "overhead-ratio")
 	b.ReportMetric(float64((tierTime-floorTime).Microseconds())/n, "tier-us/citation")
 	b.ReportMetric(float64(calls)/n, "calls/citation")
+	b.ReportMetric(float64(tokens)/n, "tier-tokens/citation")
+	b.ReportMetric(float64(baseline)/n, "unverified-tokens/citation")
 	b.ReportMetric(float64(tokens)/float64(baseline), "tokens-ratio")
 	b.ReportMetric(float64(tokens)/float64(claimOnly), "tokens-ratio-claim-only")
 }
