@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
@@ -147,4 +148,63 @@ func TestAnchorsComeFirst(t *testing.T) {
 	if !strings.Contains(strings.Join(b, " "), strings.Join(sentences[11:14], " ")) {
 		t.Errorf("model-b's selection left out the window around the anchor: %q", b)
 	}
+}
+
+// FuzzPassages, seeded from the claims and quotes of testdata/consistency/cases.json on
+// their corpus pages: whatever the text, every sentence is non-empty, trimmed, within
+// maxSentenceRunes and exactly the text its span slices, spans come in order without
+// overlap; and when the quote is found, it anchors at least one sentence, and both
+// selections hold every anchor sentence.
+func FuzzPassages(f *testing.F) {
+	var cases []struct{ Page, Claim, Quote string }
+	if err := json.Unmarshal(readTestdata(f, "consistency/cases.json"), &cases); err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases[:min(len(cases), 8)] {
+		text, err := fetch.ExtractDOM(readCorpusPage(f, c.Page), "text/html")
+		if err != nil {
+			f.Fatal(err)
+		}
+		body := text.Body
+		if m, err := MatchQuote(body, c.Quote); err == nil && m.Found {
+			// The page's text around the quote keeps each run of the fuzz quick.
+			from, to := max(m.Spans[0].Start-1500, 0), min(m.Spans[len(m.Spans)-1].End+1500, len(body))
+			body = strings.ToValidUTF8(body[from:to], "")
+		}
+		f.Add(body, c.Claim, c.Quote)
+	}
+	f.Add("a.b. c! d?e。f  "+strings.Repeat("long ", 200)+".", "long", "long long long long")
+	f.Fuzz(func(t *testing.T, text, claim, quote string) {
+		sentences, spans := sentenceSpans(text)
+		if len(sentences) != len(spans) {
+			t.Fatalf("%d sentences, %d spans", len(sentences), len(spans))
+		}
+		end := 0
+		for i, s := range sentences {
+			sp := spans[i]
+			if sp.Start < end || sp.End < sp.Start || sp.End > len(text) || text[sp.Start:sp.End] != s {
+				t.Fatalf("sentence %d %q has span %+v (previous end %d)", i, s, sp, end)
+			}
+			if s == "" || strings.TrimSpace(s) != s || utf8.RuneCountInString(s) > maxSentenceRunes {
+				t.Fatalf("sentence %d %q is empty, untrimmed or longer than %d runes", i, s, maxSentenceRunes)
+			}
+			end = sp.End
+		}
+		m, err := MatchQuote(text, quote)
+		if err != nil || !m.Found {
+			return
+		}
+		anchors := anchorSentences(spans, m)
+		if len(anchors) == 0 {
+			t.Fatalf("quote %q found at %+v anchors no sentence", quote, m.Spans)
+		}
+		for name, choose := range map[string]func(string, []string, []int) []string{"sentences": chooseSentences, "windows": chooseWindows} {
+			got := strings.Join(choose(claim, sentences, anchors), " ")
+			for _, a := range anchors {
+				if !strings.Contains(got, sentences[a]) {
+					t.Fatalf("%s: anchor %q is not in the selection %q", name, sentences[a], got)
+				}
+			}
+		}
+	})
 }
