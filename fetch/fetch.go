@@ -62,6 +62,15 @@ type Result struct {
 	SHA256                 string // lowercase hex of Body
 	FetchedAt              time.Time
 	Truncated              bool // Body was cut at Config.MaxBytes
+	// RequestHead is the head of the final request as the client wrote it: the request
+	// line and every header field in the order written (docs/fetch.md, "What a capture
+	// keeps"), ending with the empty line. Nil when no request was made.
+	RequestHead []byte
+	// ResponseHead is the head of the final response as Go received it: the status line
+	// as sent and the header fields (names canonicalised, sorted by name, the values of a
+	// name in the order received; the framing Go removed for Body and Connection are not
+	// there), ending with the empty line. Nil when no response came.
+	ResponseHead []byte
 }
 
 // New returns a Fetcher for cfg, with the defaults of [Config] for its zero values.
@@ -113,7 +122,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 			return resultOrNil(res), err
 		}
 		seen[here] = true
-		resp, ip, done, err := f.do(ctx, u)
+		resp, ip, reqHead, done, err := f.do(ctx, u)
 		if err != nil {
 			return resultOrNil(res), f.requestError(ctx, here, err)
 		}
@@ -135,6 +144,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 			u = next
 			continue
 		}
+		res.RequestHead, res.ResponseHead = reqHead, responseHead(resp)
 		err = f.finish(res, u, resp, ip)
 		done()
 		return res, err
@@ -280,27 +290,39 @@ func (f *Fetcher) loginWall(host string) string {
 	return ""
 }
 
-// do sends one GET, in its turn for the host and within the hop timeout. done closes the body
-// and gives the turn back; the body must be read before done is called.
-func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip string, done func(), err error) {
+// do sends one GET, in its turn for the host and within the hop timeout. reqHead is the
+// request's head as the client wrote it ([Result.RequestHead]). done closes the body and
+// gives the turn back; the body must be read before done is called.
+func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip string, reqHead []byte, done func(), err error) {
 	release, err := f.polite.acquire(ctx, strings.ToLower(u.Hostname()))
 	if err != nil {
-		return nil, "", nil, err
+		return nil, "", nil, nil, err
 	}
 	hctx, cancel := context.WithTimeout(ctx, f.cfg.HopTimeout)
 	var mu sync.Mutex
-	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
-		if h, _, err := net.SplitHostPort(info.Conn.RemoteAddr().String()); err == nil {
+	var fields [][2]string
+	trace := &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
 			mu.Lock()
-			ip = h
-			mu.Unlock()
-		}
-	}}
+			defer mu.Unlock()
+			if h, _, err := net.SplitHostPort(info.Conn.RemoteAddr().String()); err == nil {
+				ip = h
+			}
+			fields = nil // a request retried on a new connection is written again: keep the last
+		},
+		WroteHeaderField: func(key string, value []string) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, v := range value {
+				fields = append(fields, [2]string{key, v})
+			}
+		},
+	}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(hctx, trace), http.MethodGet, u.String(), nil)
 	if err != nil {
 		cancel()
 		release()
-		return nil, "", nil, err
+		return nil, "", nil, nil, err
 	}
 	req.Header.Set("User-Agent", f.cfg.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
@@ -308,17 +330,57 @@ func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip s
 	if err != nil {
 		cancel()
 		release()
-		return nil, "", nil, err
+		return nil, "", nil, nil, err
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	return resp, ip, func() {
+	return resp, ip, requestHead(req, resp.Proto, fields), func() {
 		// A short unread rest is drained so that the connection can be used again.
 		io.CopyN(io.Discard, resp.Body, 4<<10)
 		resp.Body.Close()
 		cancel()
 		release()
 	}, nil
+}
+
+// requestHead writes the head of req as the client wrote it: the request line with the
+// protocol that answered, then the fields in the order the trace saw them written. An
+// HTTP/2 request's pseudo-header fields are its request line; :authority is written as
+// Host, the others are left out.
+func requestHead(req *http.Request, proto string, fields [][2]string) []byte {
+	var b strings.Builder
+	b.WriteString(req.Method + " " + req.URL.RequestURI() + " " + proto + "\r\n")
+	for _, kv := range fields {
+		name := kv[0]
+		switch {
+		case name == ":authority":
+			name = "Host"
+		case strings.HasPrefix(name, ":"):
+			continue
+		}
+		b.WriteString(name + ": " + headerValue(kv[1]) + "\r\n")
+	}
+	b.WriteString("\r\n")
+	return []byte(b.String())
+}
+
+// responseHead writes the head of resp as Go received it: the protocol and the status as
+// sent, then resp.Header as [http.Header.Write] writes it (sorted by name, values of a name
+// in the order received, line breaks in values as spaces). Go has taken the body's framing
+// out of resp.Header (Transfer-Encoding, and for a body it decompressed, Content-Encoding
+// and Content-Length), so the head describes Body as stored; it also takes out the
+// hop-by-hop Connection field.
+func responseHead(resp *http.Response) []byte {
+	var b strings.Builder
+	b.WriteString(resp.Proto + " " + headerValue(resp.Status) + "\r\n")
+	_ = resp.Header.Write(&b) // a strings.Builder never fails
+	b.WriteString("\r\n")
+	return []byte(b.String())
+}
+
+// headerValue puts a space for each line break, which would end a field.
+func headerValue(v string) string {
+	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(v)
 }
 
 // requestError turns a failed request into an *Error.
@@ -452,7 +514,7 @@ func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) *robotsRules {
 		if target.Scheme != "http" && target.Scheme != "https" {
 			return closedRobots(fmt.Sprintf("robots.txt of %s redirects to a %s: URL", origin(u), target.Scheme))
 		}
-		resp, _, done, err := f.do(ctx, target)
+		resp, _, _, done, err := f.do(ctx, target)
 		if err != nil {
 			var be *blockedError
 			if errors.As(err, &be) {
