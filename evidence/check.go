@@ -64,6 +64,11 @@ type Document struct {
 	// Extractors names, for a PDF, the engines (with their versions) of the verifiers that
 	// read these bytes; left out for a web page.
 	Extractors []string `json:"extractors,omitempty"`
+	// RequestHead and ResponseHead are the SHA-256 of the stored heads of the final
+	// request as sent and the final response as received (docs/fetch.md), stored like the
+	// body; left out in checks recorded before the heads were kept.
+	RequestHead  string `json:"request_head,omitempty"`
+	ResponseHead string `json:"response_head,omitempty"`
 }
 
 // Hop is one request of a fetch: its URL, the HTTP status and the address dialled.

@@ -219,7 +219,7 @@ func checkLedger(b *testing.B, s *Store, checks int) int64 {
 		}
 		for _, c := range bt.Claims {
 			ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
-			if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+			if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 				b.Fatal(err)
 			}
 			done++
@@ -384,7 +384,7 @@ func BenchmarkRecordCheck(b *testing.B) {
 			c := views[j][i%len(views[j])]
 			ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
 			start := time.Now()
-			if err := st.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+			if err := st.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 				b.Fatal(err)
 			}
 			if j == 0 {

@@ -414,7 +414,7 @@ func TestProofBundle(t *testing.T) {
 	}
 	c := b.Claims[0]
 	ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
-	if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Record(ctx, "system", noteDrafts(5)...); err != nil {

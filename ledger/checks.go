@@ -69,19 +69,22 @@ func (s *Store) CitationsToCheck(ctx context.Context, batch string, recheck bool
 	return out, nil
 }
 
-// RecordCheck commits one check of one citation in one transaction: the page body (stored
-// once under its SHA-256), one citation.checked event whose payload is checked, and, when
+// RecordCheck commits one check of one citation in one transaction: the page body and the
+// heads of the final request and response (each stored once under its SHA-256), one
+// citation.checked event whose payload is checked, and, when
 // seam is not nil, one seam.opened event. The projector appends the check, its document and
 // its verdicts, sets the citation's status, note and excerpt, and recomputes the claim's
 // status and strength.
 //
-// body must hash to checked.Document.SHA256, and be empty when there is no document. A seam
+// body must hash to checked.Document.SHA256, and be empty when there is no document;
+// reqHead and respHead must hash to its RequestHead and ResponseHead, and be empty when
+// those are (a capture recorded without its heads). A seam
 // must be about the checked citation. Errors wrap [ErrInvalid] for a payload that does not
 // fit (a bad id, status, decision, body, seam, or no residual risk) and [ErrNotFound] for a
 // citation that does not exist or a claim that is not the citation's. Nothing is recorded
 // then.
-func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.Checked, body []byte, seam *evidence.SeamOpened) error {
-	if err := checkChecked(checked, body, seam); err != nil {
+func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.Checked, body, reqHead, respHead []byte, seam *evidence.SeamOpened) error {
+	if err := checkChecked(checked, body, reqHead, respHead, seam); err != nil {
 		return fmt.Errorf("record the check of citation %s: %w", checked.Citation, err)
 	}
 	if checked.Verdicts == nil {
@@ -96,8 +99,11 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 			return nil, err
 		}
 		d := Draft{Type: typeCitationChecked, Payload: checked}
-		if checked.Document != nil {
+		if doc := checked.Document; doc != nil {
 			d.Blobs = [][]byte{body}
+			if doc.RequestHead != "" {
+				d.Blobs = append(d.Blobs, reqHead, respHead)
+			}
 		}
 		drafts := []Draft{d}
 		if seam != nil {
@@ -155,17 +161,25 @@ func respectPerson(ctx context.Context, tx *sql.Tx, checked *evidence.Checked, s
 
 // checkChecked refuses a check whose payload, body or seam do not fit together. It reads
 // nothing: existence is checked by the projector.
-func checkChecked(ch evidence.Checked, body []byte, seam *evidence.SeamOpened) error {
+func checkChecked(ch evidence.Checked, body, reqHead, respHead []byte, seam *evidence.SeamOpened) error {
 	if err := checkCheckedPayload(ch); err != nil {
 		return err
 	}
 	switch {
-	case ch.Document == nil && len(body) > 0:
-		return fmt.Errorf("a body of %d bytes came without a document to describe it: %w", len(body), ErrInvalid)
+	case ch.Document == nil && len(body)+len(reqHead)+len(respHead) > 0:
+		return fmt.Errorf("%d bytes of body and heads came without a document to describe them: %w", len(body)+len(reqHead)+len(respHead), ErrInvalid)
 	case ch.Document != nil:
-		sum := sha256.Sum256(body)
-		if got := hex.EncodeToString(sum[:]); got != ch.Document.SHA256 {
-			return fmt.Errorf("the body hashes to %s, not to the document's sha256 %q; store the bytes that were read: %w", got, ch.Document.SHA256, ErrInvalid)
+		for _, b := range []struct {
+			what, want string
+			data       []byte
+		}{{"body", ch.Document.SHA256, body}, {"request head", ch.Document.RequestHead, reqHead}, {"response head", ch.Document.ResponseHead, respHead}} {
+			if b.what != "body" && b.want == "" && len(b.data) == 0 {
+				continue
+			}
+			sum := sha256.Sum256(b.data)
+			if got := hex.EncodeToString(sum[:]); got != b.want {
+				return fmt.Errorf("the %s hashes to %s, not to the document's %q; store the bytes that were exchanged: %w", b.what, got, b.want, ErrInvalid)
+			}
 		}
 	}
 	if seam != nil && (len(seam.Citations) != 1 || seam.Citations[0] != ch.Citation) {
@@ -191,6 +205,10 @@ func checkCheckedPayload(ch evidence.Checked) error {
 		return fmt.Errorf("the adjudication has no residual-risk statement; every result must say what it does not prove: %w", ErrInvalid)
 	case ch.Document != nil && !isHex(ch.Document.SHA256, 64):
 		return fmt.Errorf("document sha256 %q: want 64 lowercase hex characters: %w", ch.Document.SHA256, ErrInvalid)
+	case ch.Document != nil && (ch.Document.RequestHead == "") != (ch.Document.ResponseHead == ""):
+		return fmt.Errorf("document: a request head without a response head, or the reverse; both are kept or neither: %w", ErrInvalid)
+	case ch.Document != nil && ch.Document.RequestHead != "" && (!isHex(ch.Document.RequestHead, 64) || !isHex(ch.Document.ResponseHead, 64)):
+		return fmt.Errorf("document heads %q and %q: want 64 lowercase hex characters: %w", ch.Document.RequestHead, ch.Document.ResponseHead, ErrInvalid)
 	}
 	for i, v := range ch.Verdicts {
 		if v.Document != "" && !isHex(v.Document, 64) {
@@ -232,8 +250,10 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 		return fmt.Errorf("check of citation %s: %w", ch.Citation, err)
 	}
 	if d := ch.Document; d != nil {
-		if !slices.Contains(p.Blobs, d.SHA256) {
-			return fmt.Errorf("the document %s is not among the event's stored bodies: %w", d.SHA256, ErrInvalid)
+		for _, h := range []string{d.SHA256, d.RequestHead, d.ResponseHead} {
+			if h != "" && !slices.Contains(p.Blobs, h) {
+				return fmt.Errorf("the document's %s is not among the event's stored bodies: %w", h, ErrInvalid)
+			}
 		}
 		hops := d.Hops
 		if hops == nil {
@@ -251,9 +271,9 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO documents (check_seq, sha256, url, final_url, fetched_at, http_status, content_type, truncated, ip, hops, pages, extractors)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			ev.Seq, d.SHA256, d.URL, d.FinalURL, d.FetchedAt, d.HTTPStatus, d.ContentType, d.Truncated, d.IP, string(hj), d.Pages, string(xj)); err != nil {
+		if _, err := tx.Exec(`INSERT INTO documents (check_seq, sha256, url, final_url, fetched_at, http_status, content_type, truncated, ip, hops, pages, extractors, request_head, response_head)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			ev.Seq, d.SHA256, d.URL, d.FinalURL, d.FetchedAt, d.HTTPStatus, d.ContentType, d.Truncated, d.IP, string(hj), d.Pages, string(xj), d.RequestHead, d.ResponseHead); err != nil {
 			return fmt.Errorf("document of the check of citation %s: %w", ch.Citation, err)
 		}
 	}

@@ -52,11 +52,11 @@ func recordFoundAndSplit(t testing.TB, s *Store, c ClaimView) *evidence.SeamOpen
 	t.Helper()
 	ctx := context.Background()
 	ch, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
-	if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	split, seam := splitCheck(c.ID, c.Citations[1].ID)
-	if err := s.RecordCheck(ctx, "system", split, nil, seam); err != nil {
+	if err := s.RecordCheck(ctx, "system", split, nil, nil, nil, seam); err != nil {
 		t.Fatal(err)
 	}
 	return seam
@@ -89,7 +89,7 @@ func TestRecordCheckCommitsOneEventAndProjects(t *testing.T) {
 	head, _ := chainState(t, s)
 
 	ch, body := foundCheck(c.ID, ct0.ID, ct0.URL)
-	if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := eventTypesAfter(t, s, head); strings.Join(got, ",") != "citation.checked" {
@@ -126,7 +126,7 @@ func TestRecordCheckCommitsOneEventAndProjects(t *testing.T) {
 	// A split on the other citation: the seam opens in the same transaction.
 	head, _ = chainState(t, s)
 	split, seam := splitCheck(c.ID, ct1.ID)
-	if err := s.RecordCheck(ctx, "system", split, nil, seam); err != nil {
+	if err := s.RecordCheck(ctx, "system", split, nil, nil, nil, seam); err != nil {
 		t.Fatal(err)
 	}
 	if got := eventTypesAfter(t, s, head); strings.Join(got, ",") != "citation.checked,seam.opened" {
@@ -142,7 +142,7 @@ func TestRecordCheckCommitsOneEventAndProjects(t *testing.T) {
 	nf := ch
 	nf.Status, nf.Note, nf.Excerpt, nf.Tier = evidence.StatusNotFound, "not on the page", "", ""
 	nf.Adjudication.Decision = evidence.VerdictNotFound
-	if err := s.RecordCheck(ctx, "user:olga", nf, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "user:olga", nf, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	v, _ = s.Claim(ctx, c.ID)
@@ -203,7 +203,7 @@ func TestRecordCheckRefusalsRecordNothing(t *testing.T) {
 			bd := body
 			var seam *evidence.SeamOpened
 			tt.change(&ch, &bd, &seam)
-			err := s.RecordCheck(ctx, "system", ch, bd, seam)
+			err := s.RecordCheck(ctx, "system", ch, bd, nil, nil, seam)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.words) {
 				t.Fatalf("err = %v, want %v saying %q", err, tt.want, tt.words)
 			}
@@ -252,7 +252,7 @@ func TestCitationsToCheck(t *testing.T) {
 		},
 		Adjudication: evidence.Adjudication{Agree: true, Decision: evidence.VerdictUnreachable, ResidualRisk: "Nothing could be read."},
 	}
-	if err := s.RecordCheck(ctx, "system", unreachable, nil, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", unreachable, nil, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

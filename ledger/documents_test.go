@@ -18,7 +18,7 @@ func TestStoredPage(t *testing.T) {
 	ct := b.Claims[0].Citations[0]
 	ch, body := foundCheck(b.Claims[0].ID, ct.ID, ct.URL)
 	ch.Document.Truncated = true
-	if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	p, err := s.StoredPage(ctx, ch.Document.SHA256)

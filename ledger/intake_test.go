@@ -572,11 +572,11 @@ func TestClaimsCarryTheirChecks(t *testing.T) {
 	claimB, citB := findCitation(t, b.Claims, "https://b.example/")
 	claimC, citC := findCitation(t, b.Claims, "https://c.example/")
 	found, body := foundCheck(claimB, citB, "https://b.example/")
-	if err := s.RecordCheck(ctx, "system", found, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", found, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	split, seam := splitCheck(claimC, citC)
-	if err := s.RecordCheck(ctx, "system", split, nil, seam); err != nil {
+	if err := s.RecordCheck(ctx, "system", split, nil, nil, nil, seam); err != nil {
 		t.Fatal(err)
 	}
 	claims, err := s.Claims(ctx, ClaimFilter{Batch: b.ID})

@@ -49,11 +49,11 @@ func TestPDFCheckRecorded(t *testing.T) {
 			}
 			c := b.Claims[0]
 			ch, body := pdfCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
-			if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+			if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 			web, wbody := foundCheck(c.ID, c.Citations[1].ID, c.Citations[1].URL)
-			if err := s.RecordCheck(ctx, "system", web, wbody, nil); err != nil {
+			if err := s.RecordCheck(ctx, "system", web, wbody, nil, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 			got, err := s.Claim(ctx, c.ID)

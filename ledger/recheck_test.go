@@ -79,7 +79,7 @@ func TestRecheckNeverOverwritesAPersonSilently(t *testing.T) {
 			}
 			c := b.Claims[0]
 			ch, body, seam := tt.first(c)
-			if err := s.RecordCheck(ctx, "system", ch, body, seam); err != nil {
+			if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, seam); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := s.ResolveSeam(ctx, "user:olga", seam.Seam, string(tt.decision), "I opened the page myself."); err != nil {
@@ -87,7 +87,7 @@ func TestRecheckNeverOverwritesAPersonSilently(t *testing.T) {
 			}
 			head := mustAuditOK(t, s).Events
 			ch, body, seam = tt.again(c)
-			if err := s.RecordCheck(ctx, "system", ch, body, seam); err != nil {
+			if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, seam); err != nil {
 				t.Fatal(err)
 			}
 			types := eventTypesAfter(t, s, int64(head))
@@ -130,7 +130,7 @@ func TestDecisionIsAColumnNotANote(t *testing.T) {
 	}
 	c := b.Claims[0]
 	ch, seam := loginWalledCheck(c.ID, c.Citations[0].ID)
-	if err := s.RecordCheck(ctx, "system", ch, nil, seam); err != nil {
+	if err := s.RecordCheck(ctx, "system", ch, nil, nil, nil, seam); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.ResolveSeam(ctx, "user:olga", seam.Seam, string(evidence.StatusFound), "I opened the page myself."); err != nil {
@@ -152,14 +152,14 @@ func TestDecisionIsAColumnNotANote(t *testing.T) {
 	// A check that agrees, with a note that copies the decision's words.
 	agree, body := foundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
 	agree.Note = "decided by user:olga (seam " + seam.Seam + "): I opened the page myself."
-	if err := s.RecordCheck(ctx, "system", agree, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", agree, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := decided(); got != "" {
 		t.Fatalf("after a check decided_by_seam = %q; want none: code set the status last", got)
 	}
 	gone, body := notFoundCheck(c.ID, c.Citations[0].ID, c.Citations[0].URL)
-	if err := s.RecordCheck(ctx, "system", gone, body, nil); err != nil {
+	if err := s.RecordCheck(ctx, "system", gone, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Claim(ctx, c.ID)

@@ -46,7 +46,7 @@ func TestRecordCheckWithSupport(t *testing.T) {
 			ch, body := foundCheck(c.ID, ct.ID, ct.URL)
 			ch.Support = supportOf(evidence.VerdictSupported, evidence.SupportByCode)
 			tt.change(ch.Support)
-			err := s.RecordCheck(ctx, "system", ch, body, nil)
+			err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil)
 			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.words) {
 				t.Fatalf("err = %v, want ErrInvalid saying %q", err, tt.words)
 			}
@@ -61,7 +61,7 @@ func TestRecordCheckWithSupport(t *testing.T) {
 	ch.Support.Adjudication = &evidence.SupportAdjudication{Model: "big", Verdict: evidence.VerdictContradicted, Confidence: 70}
 	ch.Consistency = []evidence.Mismatch{{Kind: evidence.MismatchNumber, Claim: "4,821 companies", Page: "4,812 companies"}}
 	seam := &evidence.SeamOpened{Seam: newID("s_"), Kind: evidence.SeamContradiction, Summary: "the claim against the page", Claims: []string{c.ID}, Citations: []string{ct.ID}}
-	if err := s.RecordCheck(ctx, "system", ch, body, seam); err != nil {
+	if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, seam); err != nil {
 		t.Fatal(err)
 	}
 	v, err := s.Claim(ctx, c.ID)

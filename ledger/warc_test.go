@@ -49,7 +49,7 @@ func corpusCaptures(tb testing.TB, s *Store, rounds int) (int64, string) {
 		for j := range ch.Verdicts {
 			ch.Verdicts[j].Document = ch.Document.SHA256
 		}
-		if err := s.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+		if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 			tb.Fatal(err)
 		}
 		total += int64(len(body))

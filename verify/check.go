@@ -54,6 +54,9 @@ type Outcome struct {
 	// Body is the raw body of Checked.Document, to be stored by its SHA-256; nil when
 	// there is no document, and nil in the outcomes RunBatch returns (it was recorded).
 	Body []byte
+	// RequestHead and ResponseHead are the heads of the capture's final request and
+	// response, stored by the SHA-256 in Checked.Document; nil like Body.
+	RequestHead, ResponseHead []byte
 	// Seam is the seam to open in the same transaction, or nil.
 	Seam *evidence.SeamOpened
 }
@@ -236,7 +239,12 @@ func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
 	}
 	if stored >= 0 {
 		ch.Document = document(reports[stored].Page)
-		out.Body = reports[stored].Page.Body
+		p := reports[stored].Page
+		out.Body = p.Body
+		if len(p.RequestHead) > 0 && len(p.ResponseHead) > 0 {
+			out.RequestHead, out.ResponseHead = p.RequestHead, p.ResponseHead
+			ch.Document.RequestHead, ch.Document.ResponseHead = sha256Hex(p.RequestHead), sha256Hex(p.ResponseHead)
+		}
 	}
 	switch {
 	case ruling.Split:
@@ -296,7 +304,11 @@ func pageHash(p *fetch.Result) string {
 	if p.SHA256 != "" {
 		return p.SHA256
 	}
-	sum := sha256.Sum256(p.Body)
+	return sha256Hex(p.Body)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 

@@ -18,8 +18,8 @@ type CheckStore interface {
 	// fetch. The error must wrap ErrNoBatch when the batch does not exist.
 	CitationsToCheck(ctx context.Context, batch string, recheck bool) ([]evidence.CheckTarget, error)
 	// RecordCheck commits, in one transaction, the citation.checked event with the page body
-	// (stored by its SHA-256) and, when seam is not nil, the seam.opened event.
-	RecordCheck(ctx context.Context, actor string, checked evidence.Checked, body []byte, seam *evidence.SeamOpened) error
+	// and the heads of the final request and response (each stored by its SHA-256) and, when seam is not nil, the seam.opened event.
+	RecordCheck(ctx context.Context, actor string, checked evidence.Checked, body, reqHead, respHead []byte, seam *evidence.SeamOpened) error
 }
 
 // ErrNoBatch is wrapped by CheckStore.CitationsToCheck, and so by RunBatch and Jobs.Start,
@@ -114,12 +114,12 @@ func checkGroup(ctx context.Context, cancel context.CancelCauseFunc, store Check
 			return false
 		}
 		if !out.Halted {
-			if err := store.RecordCheck(ctx, actor, out.Checked, out.Body, out.Seam); err != nil {
+			if err := store.RecordCheck(ctx, actor, out.Checked, out.Body, out.RequestHead, out.ResponseHead, out.Seam); err != nil {
 				cancel(fmt.Errorf("record the check of citation %s: %w", targets[i].CitationID, err))
 				return false
 			}
 		}
-		out.Body = nil // recorded: the run keeps only what it recorded
+		out.Body, out.RequestHead, out.ResponseHead = nil, nil, nil // recorded: the run keeps only what it recorded
 		done(i, out)
 	}
 	return true

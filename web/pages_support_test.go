@@ -42,7 +42,7 @@ func TestSupportShown(t *testing.T) {
 	}
 	seam := &evidence.SeamOpened{Seam: "s_00000000000000aa", Kind: evidence.SeamContradiction, Summary: "the claim says 51 percent, the page 15 percent",
 		Claims: []string{claim.ID}, Citations: []string{ct.ID}}
-	if err := f.store.RecordCheck(ctx, "system", checked, nil, seam); err != nil {
+	if err := f.store.RecordCheck(ctx, "system", checked, nil, nil, nil, seam); err != nil {
 		t.Fatal(err)
 	}
 	br := f.browser(t)

@@ -49,7 +49,7 @@ func BenchmarkReport500(b *testing.B) {
 				Hops: []evidence.Hop{{URL: ct.URL, Status: 200, IP: "93.184.215.14"}}},
 			Verdicts:     []evidence.CheckVerdict{v("dom"), v("tokens")},
 			Adjudication: evidence.Adjudication{Agree: true, Decision: verdict, ResidualRisk: "The words were on the page when it was fetched; nothing more."}}
-		if err := st.RecordCheck(ctx, "system", ch, body, nil); err != nil {
+		if err := st.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
