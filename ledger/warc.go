@@ -35,7 +35,10 @@ type WARCStats struct {
 // within a check run, each a documents row with the same body, URL and fetch time).
 type capture struct {
 	sha, url, finalURL, fetchedAt, contentType, ip string
-	status                                         int
+	// reqHead and respHead are the SHA-256 of the stored heads; '' for a capture recorded
+	// before the heads were kept.
+	reqHead, respHead string
+	status            int
 	truncated                                      bool
 	hops                                           []evidence.Hop
 	checks                                         []captureCheck
@@ -57,8 +60,9 @@ var warcNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("urn:evidence-ledger:
 // then for each capture, oldest first, a request record, a response record whose payload is
 // the exact body the fetcher stored (its WARC-Payload-Digest is the ledger's SHA-256 of the
 // stored page), and a metadata record linking it to its citations and check events. The
-// HTTP head of the request and the response is rebuilt from what the ledger keeps (method,
-// URL, status, content type), which the metadata record says. Everything is read in one
+// HTTP heads of the request and the response are the recorded ones; for a capture recorded
+// before the heads were kept they are rebuilt from what the ledger keeps (method, URL,
+// status, content type), which the metadata record says. Everything is read in one
 // snapshot. It fails, wrapping [ErrNotFound], when the batch does not exist; what was
 // written before an error is incomplete.
 func (s *Store) ExportWARC(ctx context.Context, w io.Writer, batch string) (WARCStats, error) {
@@ -99,7 +103,7 @@ func (s *Store) ExportWARC(ctx context.Context, w io.Writer, batch string) (WARC
 		{"software", "evidence-ledger"},
 		{"format", "WARC File Format 1.1"},
 		{"conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
-		{"description", "Pages stored by the evidence ledger's checks. The payload of each response is the exact body the fetcher stored; the HTTP heads are rebuilt from the ledger's record of the fetch."},
+		{"description", "Pages stored by the evidence ledger's checks. The payload of each response is the exact body the fetcher stored; the HTTP heads are those recorded with it (rebuilt for captures recorded before heads were kept, as each metadata record says)."},
 		{"ledger-head-seq", strconv.FormatInt(head.Seq, 10)},
 		{"ledger-head-hash", head.Hash},
 	}
@@ -117,11 +121,19 @@ func (s *Store) ExportWARC(ctx context.Context, w io.Writer, batch string) (WARC
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		var body []byte
-		if err := tx.QueryRowContext(ctx, "SELECT data FROM blobs WHERE sha256 = ?", c.sha).Scan(&body); err != nil {
-			return st, fmt.Errorf("WARC export: the stored page %s: %w", c.sha, notFound(err, "body"))
+		var body, reqHead, respHead []byte
+		for _, b := range []struct {
+			sha, what string
+			data      *[]byte
+		}{{c.sha, "page", &body}, {c.reqHead, "request head", &reqHead}, {c.respHead, "response head", &respHead}} {
+			if b.sha == "" {
+				continue
+			}
+			if err := tx.QueryRowContext(ctx, "SELECT data FROM blobs WHERE sha256 = ?", b.sha).Scan(b.data); err != nil {
+				return st, fmt.Errorf("WARC export: the stored %s %s: %w", b.what, b.sha, notFound(err, b.what))
+			}
 		}
-		rbs, err := c.records(body)
+		rbs, err := c.records(body, reqHead, respHead)
 		if err != nil {
 			return st, fmt.Errorf("WARC export: the capture of %s at %s: %w", c.finalURL, c.fetchedAt, err)
 		}
@@ -145,7 +157,8 @@ func (s *Store) ExportWARC(ctx context.Context, w io.Writer, batch string) (WARC
 // grouped into captures, oldest first.
 func readCaptures(ctx context.Context, tx *sql.Tx, batch string) ([]*capture, error) {
 	q := `SELECT d.check_seq, e.hash, e.at, k.citation, k.claim, c.batch, k.status,
-			d.sha256, d.url, d.final_url, d.fetched_at, d.http_status, d.content_type, d.truncated, d.ip, d.hops
+			d.sha256, d.url, d.final_url, d.fetched_at, d.http_status, d.content_type, d.truncated, d.ip, d.hops,
+			d.request_head, d.response_head
 		FROM documents d JOIN checks k ON k.seq = d.check_seq JOIN events e ON e.seq = d.check_seq JOIN claims c ON c.id = k.claim
 		WHERE ? = '' OR c.batch = ? ORDER BY d.check_seq`
 	var caps []*capture
@@ -155,10 +168,11 @@ func readCaptures(ctx context.Context, tx *sql.Tx, batch string) ([]*capture, er
 		var c capture
 		var hops string
 		if err := rows.Scan(&ch.seq, &ch.hash, &ch.at, &ch.citation, &ch.claim, &ch.bt, &ch.status,
-			&c.sha, &c.url, &c.finalURL, &c.fetchedAt, &c.status, &c.contentType, &c.truncated, &c.ip, &hops); err != nil {
+			&c.sha, &c.url, &c.finalURL, &c.fetchedAt, &c.status, &c.contentType, &c.truncated, &c.ip, &hops,
+			&c.reqHead, &c.respHead); err != nil {
 			return err
 		}
-		key := strings.Join([]string{c.sha, c.url, c.finalURL, c.fetchedAt, c.ip}, "\x00")
+		key := strings.Join([]string{c.sha, c.url, c.finalURL, c.fetchedAt, c.ip, c.reqHead, c.respHead}, "\x00")
 		if have, ok := byKey[key]; ok {
 			have.checks = append(have.checks, ch)
 			return nil
@@ -177,8 +191,11 @@ func readCaptures(ctx context.Context, tx *sql.Tx, batch string) ([]*capture, er
 	return caps, nil
 }
 
-// records are the request, response and metadata records of the capture.
-func (c *capture) records(body []byte) ([]gowarc.WarcRecordBuilder, error) {
+// records are the request, response and metadata records of the capture. The request
+// block is the recorded request head, the response block the recorded response head and
+// the body; a capture recorded without its heads (reqHead and respHead nil) gets heads
+// rebuilt from what the ledger kept, and its metadata record says so.
+func (c *capture) records(body, reqHead, respHead []byte) ([]gowarc.WarcRecordBuilder, error) {
 	first := c.checks[0].hash
 	reqID, respID := recordID(first, "request"), recordID(first, "response")
 
@@ -199,14 +216,21 @@ func (c *capture) records(body []byte) ([]gowarc.WarcRecordBuilder, error) {
 	if c.ip != "" {
 		req.AddWarcHeader(gowarc.WarcIPAddress, c.ip)
 	}
-	reqErr := writeBlock(req, []byte("GET "+path+" HTTP/1.1\r\nHost: "+host+"\r\n\r\n"))
-
-	var head strings.Builder
-	fmt.Fprintf(&head, "HTTP/1.1 %d %s\r\n", c.status, http.StatusText(c.status))
-	if ct := strings.Map(noCRLF, c.contentType); ct != "" {
-		fmt.Fprintf(&head, "Content-Type: %s\r\n", ct)
+	headNote := "recorded: the request head as the fetcher wrote it and the response head as it was received, less the framing the HTTP client removed (docs/fetch.md); the payload is the exact body stored"
+	if reqHead == nil || respHead == nil {
+		headNote = "rebuilt: method, URL, status and Content-Type as the ledger recorded them; the payload is the exact body stored"
+		reqHead = []byte("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
+		var head strings.Builder
+		fmt.Fprintf(&head, "HTTP/1.1 %d %s\r\n", c.status, http.StatusText(c.status))
+		if ct := strings.Map(noCRLF, c.contentType); ct != "" {
+			fmt.Fprintf(&head, "Content-Type: %s\r\n", ct)
+		}
+		fmt.Fprintf(&head, "Content-Length: %d\r\n\r\n", len(body))
+		respHead = []byte(head.String())
 	}
-	fmt.Fprintf(&head, "Content-Length: %d\r\n\r\n", len(body))
+	reqErr := writeBlock(req, reqHead)
+	respHead, announced := fitContentLength(respHead, len(body))
+
 	resp := newRecord(gowarc.Response, "application/http;msgtype=response", c.fetchedAt, respID)
 	resp.AddWarcHeader(gowarc.WarcTargetURI, target)
 	resp.AddWarcHeader(gowarc.WarcConcurrentTo, reqID)
@@ -214,15 +238,23 @@ func (c *capture) records(body []byte) ([]gowarc.WarcRecordBuilder, error) {
 		resp.AddWarcHeader(gowarc.WarcIPAddress, c.ip)
 	}
 	resp.AddWarcHeader(gowarc.WarcPayloadDigest, "sha256:"+sha256Hex(body))
-	if c.truncated {
+	switch {
+	case c.truncated:
 		resp.AddWarcHeader(gowarc.WarcTruncated, "length")
+	case announced != "":
+		// The fetcher does not read the body of an error status (a 404): the record
+		// holds the head and the body as stored.
+		resp.AddWarcHeader(gowarc.WarcTruncated, "unspecified")
 	}
-	respErr := writeBlock(resp, append([]byte(head.String()), body...))
+	respErr := writeBlock(resp, append(respHead[:len(respHead):len(respHead)], body...))
 
 	f := warcFields{
 		{"ledger-sha256", c.sha},
 		{"requested-url", c.url},
-		{"http-head", "rebuilt: method, URL, status and Content-Type as the ledger recorded them; the payload is the exact body stored"},
+		{"http-head", headNote},
+	}
+	if announced != "" {
+		f = append(f, [2]string{"http-content-length-received", announced})
 	}
 	for _, h := range c.hops {
 		f = append(f, [2]string{"hop", fmt.Sprintf("%d %s %s", h.Status, h.IP, h.URL)})
@@ -247,6 +279,30 @@ func (c *capture) records(body []byte) ([]gowarc.WarcRecordBuilder, error) {
 		return nil, err
 	}
 	return rbs, nil
+}
+
+// fitContentLength returns the response head with its Content-Length field set to n, the
+// length of the body as stored, and the value received, when the two differ (a body cut
+// at the fetcher's limit, or the unread body of an error status); a head whose
+// Content-Length is n, or that has none, is returned as it is with "". Readers of the
+// WARC parse the HTTP block by that field, so a head announcing more bytes than the block
+// holds could not be read; the value received is kept in the metadata record and in the
+// ledger's stored head.
+func fitContentLength(head []byte, n int) ([]byte, string) {
+	lines := strings.SplitAfter(string(head), "\r\n")
+	for i, l := range lines {
+		name, value, ok := strings.Cut(l, ":")
+		if i == 0 || !ok || !strings.EqualFold(name, "Content-Length") {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if value == strconv.Itoa(n) {
+			return head, ""
+		}
+		lines[i] = name + ": " + strconv.Itoa(n) + "\r\n"
+		return []byte(strings.Join(lines, "")), value
+	}
+	return head, ""
 }
 
 // newRecord starts a record with its id, date and content type.

@@ -24,6 +24,7 @@ func checkedBatch(t *testing.T) (data, batch, site string) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("X-Served-By", "registry-1") // a field the WARC export must carry as received
 		fmt.Fprint(w, "<p>In 2025 the registry counted 4,812 companies, up from 4,500 the year before.</p>")
 	}))
 	t.Cleanup(srv.Close)

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -84,17 +85,19 @@ func TestExportWARC(t *testing.T) {
 	defer db.Close()
 	type doc struct {
 		seq, sha, url, final, at, ip, citation, hash string
+		reqHead, respHead                            string
 		status                                       int
 	}
 	var docs []doc
-	rows, err := db.Query(`SELECT d.check_seq, d.sha256, d.url, d.final_url, d.fetched_at, d.ip, d.http_status, k.citation, e.hash
+	rows, err := db.Query(`SELECT d.check_seq, d.sha256, d.url, d.final_url, d.fetched_at, d.ip, d.http_status, k.citation, e.hash,
+		d.request_head, d.response_head
 		FROM documents d JOIN checks k ON k.seq = d.check_seq JOIN events e ON e.seq = d.check_seq ORDER BY d.check_seq`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for rows.Next() {
 		var d doc
-		if err := rows.Scan(&d.seq, &d.sha, &d.url, &d.final, &d.at, &d.ip, &d.status, &d.citation, &d.hash); err != nil {
+		if err := rows.Scan(&d.seq, &d.sha, &d.url, &d.final, &d.at, &d.ip, &d.status, &d.citation, &d.hash, &d.reqHead, &d.respHead); err != nil {
 			t.Fatal(err)
 		}
 		docs = append(docs, d)
@@ -155,9 +158,38 @@ func TestExportWARC(t *testing.T) {
 	for i, cp := range captures {
 		d := cp[0]
 		req, resp, meta := recs[1+3*i], recs[2+3*i], recs[3+3*i]
-		var body []byte
-		if err := db.QueryRow("SELECT data FROM blobs WHERE sha256 = ?", d.sha).Scan(&body); err != nil {
-			t.Fatal(err)
+		var body, reqHead, respHead []byte
+		for _, b := range []struct {
+			sha  string
+			data *[]byte
+		}{{d.sha, &body}, {d.reqHead, &reqHead}, {d.respHead, &respHead}} {
+			if err := db.QueryRow("SELECT data FROM blobs WHERE sha256 = ?", b.sha).Scan(b.data); err != nil {
+				t.Fatalf("capture %d: blob %q: %v", i, b.sha, err)
+			}
+		}
+		// The blocks are the recorded heads, byte for byte: the request the fetcher wrote,
+		// the response head as received (with the site's own field), then the exact body.
+		// The 404's body is not read, so its Content-Length says the 0 bytes stored and the
+		// record says it is truncated, keeping the length received in the metadata.
+		wantHead := respHead
+		if d.status == 404 {
+			cl := regexp.MustCompile(`\r\nContent-Length: (\d+)\r\n`).FindSubmatch(respHead)
+			if cl == nil || string(cl[1]) == "0" || resp.header.Get("WARC-Truncated") != "unspecified" ||
+				!bytes.Contains(meta.block, []byte("http-content-length-received: "+string(cl[1])+"\r\n")) {
+				t.Errorf("capture %d: the 404's head %q, WARC-Truncated %q, metadata:\n%s", i, respHead, resp.header.Get("WARC-Truncated"), meta.block)
+			} else {
+				wantHead = bytes.Replace(respHead, cl[0], []byte("\r\nContent-Length: 0\r\n"), 1)
+			}
+		} else if resp.header.Get("WARC-Truncated") != "" {
+			t.Errorf("capture %d: WARC-Truncated %q on a whole page", i, resp.header.Get("WARC-Truncated"))
+		}
+		if !bytes.Equal(req.block, reqHead) || !bytes.Equal(resp.block, append(wantHead, body...)) {
+			t.Errorf("capture %d: the blocks are not the recorded heads and body:\n%q\n%q", i, req.block, resp.block)
+		}
+		if !bytes.Contains(req.block, []byte("\r\nUser-Agent: evidence-ledger/")) || !bytes.Contains(req.block, []byte("\r\nAccept-Encoding: gzip\r\n")) ||
+			!bytes.Contains(resp.block, []byte("\r\nDate: ")) || (d.status == 200) != bytes.Contains(resp.block, []byte("\r\nX-Served-By: registry-1\r\n")) ||
+			!bytes.Contains(meta.block, []byte("http-head: recorded: ")) {
+			t.Errorf("capture %d: the request lacks our fields, the response the site's, or the metadata the head's provenance:\n%q\n%q\n%s", i, req.block, resp.block, meta.block)
 		}
 		hr, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(resp.block)), nil)
 		if err != nil {
