@@ -15,6 +15,10 @@ type VerifierText struct {
 	Err error
 }
 
+// IsPDF reports whether a stored body with its content type is read as a PDF, by the
+// fetcher's rule ([fetch.IsPDF]), for those that show stored pages.
+func IsPDF(contentType string, body []byte) bool { return fetch.IsPDF(contentType, body) }
+
 // VerifierTexts returns, in the order the verifiers run, the text each default verifier
 // ([NewDOMVerifier], [NewTokensVerifier]) reads from a stored body with its content type,
 // through the same extractors. A body the fetcher cut off at its size limit (truncated) is

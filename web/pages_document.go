@@ -29,6 +29,8 @@ type documentData struct {
 	Page     ledger.StoredPage
 	Citation *ledger.CitationView
 	Texts    []pageText
+	// PDF: the page is a PDF, so its raw bytes are a download, not text.
+	PDF bool
 }
 
 // pageDocumentText is GET /documents/{sha}/text?claim=ID&citation=ID: the stored page as
@@ -40,7 +42,7 @@ func (s *server) pageDocumentText(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	d := documentData{Page: p}
+	d := documentData{Page: p, PDF: verify.IsPDF(p.ContentType, p.Body)}
 	if claim, citation := r.URL.Query().Get("claim"), r.URL.Query().Get("citation"); claim != "" || citation != "" {
 		c, err := s.cfg.Ledger.Claim(r.Context(), claim)
 		if err != nil {

@@ -362,9 +362,11 @@ func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "claim", "", view{Title: "Claim", Data: d})
 }
 
-// pageDocument serves a stored page body, its raw bytes, as plain text that no browser will
-// run or render as HTML: text/plain, nosniff, and a CSP sandbox (no script, no same
-// origin). Bytes that are not UTF-8 are shown as U+FFFD.
+// pageDocument serves a stored body, its raw bytes. A page a check stored as a PDF
+// ([verify.IsPDF]) is sent as application/pdf, as an attachment named by its SHA-256, so the
+// person's own PDF viewer opens it, never a page of the ledger's origin; anything else is
+// sent as plain text that no browser will run or render as HTML. Both come with nosniff and
+// a CSP sandbox (no script, no same origin). Bytes that are not UTF-8 are shown as U+FFFD.
 func (s *server) pageDocument(w http.ResponseWriter, r *http.Request) {
 	body, err := s.cfg.Ledger.Blob(r.Context(), r.PathValue("sha"))
 	if err != nil {
@@ -373,12 +375,16 @@ func (s *server) pageDocument(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
+	if p, err := s.cfg.Ledger.StoredPage(r.Context(), r.PathValue("sha")); err == nil && verify.IsPDF(p.ContentType, p.Body) {
+		h.Set("Content-Type", "application/pdf")
+		h.Set("Content-Disposition", `attachment; filename="`+p.SHA256[:16]+`.pdf"`)
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "private, max-age=86400, immutable")
-	if !utf8.Valid(body) {
+	if h.Get("Content-Type") != "application/pdf" && !utf8.Valid(body) {
 		body = []byte(strings.ToValidUTF8(string(body), "\uFFFD"))
 	}
 	w.Write(body)

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -60,5 +62,29 @@ Quote: "the third highest since records began"
 		if !strings.Contains(p.body, want) {
 			t.Errorf("claim page lacks %q", want)
 		}
+	}
+
+	// The raw view of the stored PDF is the PDF itself, byte for byte, as a download with
+	// safe headers, and the stored-page view offers it as such, not as text.
+	sum := sha256.Sum256(pdf)
+	sha := hex.EncodeToString(sum[:])
+	raw := b.get("/documents/" + sha)
+	for name, want := range map[string]string{
+		"Content-Type":            "application/pdf",
+		"Content-Disposition":     `attachment; filename="` + sha[:16] + `.pdf"`,
+		"X-Content-Type-Options":  "nosniff",
+		"Content-Security-Policy": "sandbox; default-src 'none'",
+	} {
+		if got := raw.header.Get(name); got != want {
+			t.Errorf("the raw PDF: %s %q, want %q", name, got, want)
+		}
+	}
+	if raw.status != http.StatusOK || raw.body != string(pdf) {
+		t.Errorf("the raw PDF: %d, %d bytes, want the %d bytes stored", raw.status, len(raw.body), len(pdf))
+	}
+	doc := b.get("/documents/" + sha + "/text")
+	if !strings.Contains(doc.body, `<a id="raw-link" href="/documents/`+sha+`" download="`+sha[:16]+`.pdf">Download the PDF as received</a>`) ||
+		strings.Contains(doc.body, "never run or rendered") {
+		t.Errorf("the stored-page view of a PDF does not offer it as a download:\n%s", doc.body)
 	}
 }
