@@ -39,9 +39,9 @@ type capture struct {
 	// before the heads were kept.
 	reqHead, respHead string
 	status            int
-	truncated                                      bool
-	hops                                           []evidence.Hop
-	checks                                         []captureCheck
+	truncated         bool
+	hops              []evidence.Hop
+	checks            []captureCheck
 }
 
 type captureCheck struct {
