@@ -47,7 +47,7 @@
 //	POST /batches/{id}/check               start checking the batch, then follow it
 //	GET  /batches/{id}/report?format=      the hand-off report; ?format=md|html|json downloads it
 //	GET  /claims, /claims/{id}             claims; one claim with excerpt, verdicts, adjudication
-//	GET  /documents/{sha256}               a stored page's raw bytes as inert plain text
+//	GET  /documents/{sha256}               a stored page's raw bytes as inert plain text (a PDF as a download)
 //	GET  /documents/{sha256}/text?claim=&citation=   the text each verifier read, the quote marked
 //	GET  /seams; POST /seams, /seams/{id}/resolve
 //	GET  /sources; POST /sources/{id}/classify
