@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -164,9 +165,44 @@ func TestFitContentLength(t *testing.T) {
 		// A status line is never a field, whatever it holds.
 		{"Content-Length: 3 nonsense\r\n\r\n", 4, "Content-Length: 3 nonsense\r\n\r\n", ""},
 	} {
-		head, got := fitContentLength([]byte(tc.head), tc.n)
-		if string(head) != tc.want || got != tc.got {
+		head, got, fitted := fitContentLength([]byte(tc.head), tc.n)
+		if string(head) != tc.want || got != tc.got || fitted != (tc.want != tc.head) {
 			t.Errorf("fitContentLength(%q, %d) = %q, %q; want %q, %q", tc.head, tc.n, head, got, tc.want, tc.got)
 		}
 	}
+}
+
+// FuzzFitContentLength: whatever the stored head, fitting it changes at most the value of
+// its first Content-Length field, to n, reports the value it replaced, and says whether it
+// changed anything.
+func FuzzFitContentLength(f *testing.F) {
+	f.Add([]byte(testRespHead), 3)
+	f.Add([]byte("HTTP/1.1 404 Not Found\r\nContent-Length: 19\r\nContent-Type: text/plain\r\n\r\n"), 0)
+	f.Add([]byte("HTTP/1.1 200 OK\r\ncontent-length:12\r\nContent-Length: 12\r\n\r\n"), 12)
+	f.Add([]byte("HTTP/1.1 200 OK\nContent-Length: 5\n\n"), 1)
+	f.Fuzz(func(t *testing.T, head []byte, n int) {
+		if n < 0 {
+			n = -n
+		}
+		out, received, fitted := fitContentLength(head, n)
+		in, got := strings.SplitAfter(string(head), "\r\n"), strings.SplitAfter(string(out), "\r\n")
+		if len(in) != len(got) {
+			t.Fatalf("%q became %q: lines added or lost", head, out)
+		}
+		changed := 0
+		for i := range in {
+			if in[i] == got[i] {
+				continue
+			}
+			changed++
+			name, value, _ := strings.Cut(in[i], ":")
+			if i == 0 || !strings.EqualFold(name, "Content-Length") || strings.TrimSpace(value) != received ||
+				got[i] != name+": "+strconv.Itoa(n)+"\r\n" {
+				t.Fatalf("line %d %q became %q (received %q)", i, in[i], got[i], received)
+			}
+		}
+		if changed > 1 || fitted != (changed == 1) {
+			t.Fatalf("%q became %q, received %q", head, out, received)
+		}
+	})
 }

@@ -229,7 +229,7 @@ func (c *capture) records(body, reqHead, respHead []byte) ([]gowarc.WarcRecordBu
 		respHead = []byte(head.String())
 	}
 	reqErr := writeBlock(req, reqHead)
-	respHead, announced := fitContentLength(respHead, len(body))
+	respHead, announced, fitted := fitContentLength(respHead, len(body))
 
 	resp := newRecord(gowarc.Response, "application/http;msgtype=response", c.fetchedAt, respID)
 	resp.AddWarcHeader(gowarc.WarcTargetURI, target)
@@ -241,7 +241,7 @@ func (c *capture) records(body, reqHead, respHead []byte) ([]gowarc.WarcRecordBu
 	switch {
 	case c.truncated:
 		resp.AddWarcHeader(gowarc.WarcTruncated, "length")
-	case announced != "":
+	case fitted:
 		// The fetcher does not read the body of an error status (a 404): the record
 		// holds the head and the body as stored.
 		resp.AddWarcHeader(gowarc.WarcTruncated, "unspecified")
@@ -253,7 +253,7 @@ func (c *capture) records(body, reqHead, respHead []byte) ([]gowarc.WarcRecordBu
 		{"requested-url", c.url},
 		{"http-head", headNote},
 	}
-	if announced != "" {
+	if fitted {
 		f = append(f, [2]string{"http-content-length-received", announced})
 	}
 	for _, h := range c.hops {
@@ -282,27 +282,27 @@ func (c *capture) records(body, reqHead, respHead []byte) ([]gowarc.WarcRecordBu
 }
 
 // fitContentLength returns the response head with its Content-Length field set to n, the
-// length of the body as stored, and the value received, when the two differ (a body cut
-// at the fetcher's limit, or the unread body of an error status); a head whose
-// Content-Length is n, or that has none, is returned as it is with "". Readers of the
+// length of the body as stored, the value received and true, when the two differ (a body
+// cut at the fetcher's limit, or the unread body of an error status); a head whose
+// Content-Length is n, or that has none, is returned as it is with false. Readers of the
 // WARC parse the HTTP block by that field, so a head announcing more bytes than the block
 // holds could not be read; the value received is kept in the metadata record and in the
 // ledger's stored head.
-func fitContentLength(head []byte, n int) ([]byte, string) {
+func fitContentLength(head []byte, n int) ([]byte, string, bool) {
 	lines := strings.SplitAfter(string(head), "\r\n")
 	for i, l := range lines {
 		name, value, ok := strings.Cut(l, ":")
-		if i == 0 || !ok || !strings.EqualFold(name, "Content-Length") {
+		if i == 0 || !ok || !strings.HasSuffix(l, "\r\n") || !strings.EqualFold(name, "Content-Length") {
 			continue
 		}
 		value = strings.TrimSpace(value)
 		if value == strconv.Itoa(n) {
-			return head, ""
+			return head, "", false
 		}
 		lines[i] = name + ": " + strconv.Itoa(n) + "\r\n"
-		return []byte(strings.Join(lines, "")), value
+		return []byte(strings.Join(lines, "")), value, true
 	}
-	return head, ""
+	return head, "", false
 }
 
 // newRecord starts a record with its id, date and content type.
