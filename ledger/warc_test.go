@@ -16,8 +16,8 @@ import (
 	"evidenceledger/evidence"
 )
 
-// corpusCaptures records one check per corpus page, each its own claim, capture and body,
-// and returns the bodies' total size.
+// corpusCaptures records one check per corpus page, each its own claim, capture, body and
+// heads, and returns the bodies' total size.
 func corpusCaptures(tb testing.TB, s *Store, rounds int) (int64, string) {
 	tb.Helper()
 	ctx := context.Background()
@@ -49,7 +49,14 @@ func corpusCaptures(tb testing.TB, s *Store, rounds int) (int64, string) {
 		for j := range ch.Verdicts {
 			ch.Verdicts[j].Document = ch.Document.SHA256
 		}
-		if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
+		// Heads of the size real pages come with.
+		reqHead := fmt.Sprintf("GET /page-%d HTTP/1.1\r\nHost: site%d.example\r\nUser-Agent: %s\r\nAccept: text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1\r\nAccept-Encoding: gzip\r\n\r\n",
+			i, i, "evidence-ledger/1.0 (public-page quote checker; +https://evidence-ledger.example/contact)")
+		respHead := fmt.Sprintf("HTTP/1.1 200 OK\r\nAge: 0\r\nCache-Control: max-age=600\r\nContent-Length: %d\r\nContent-Type: text/html; charset=utf-8\r\n"+
+			"Date: Mon, 30 Nov 2026 10:00:00 GMT\r\nEtag: \"%x\"\r\nLast-Modified: Sun, 29 Nov 2026 08:00:00 GMT\r\nServer: nginx\r\n"+
+			"Set-Cookie: session=%d; Path=/; HttpOnly\r\nStrict-Transport-Security: max-age=31536000\r\nVary: Accept-Encoding\r\nX-Cache: HIT\r\n\r\n", len(body), i, i)
+		ch.Document.RequestHead, ch.Document.ResponseHead = hexSum(reqHead), hexSum(respHead)
+		if err := s.RecordCheck(ctx, "system", ch, body, []byte(reqHead), []byte(respHead), nil); err != nil {
 			tb.Fatal(err)
 		}
 		total += int64(len(body))
