@@ -510,6 +510,16 @@ func (s *Store) AuditWith(ctx context.Context, opts AuditOptions) (Report, error
 	c.end()
 	c.closeQueue()
 	defer c.wg.Wait()
+	// The blob check reads only the store: it runs while the replay catches up. Its
+	// problems, like those of the tables, go to a list of their own, appended after the
+	// workers' ones, so that the report lists problems in the same order as if each step had
+	// waited for the one before.
+	stored := &problemList{}
+	if err == nil {
+		if berr := checkBlobs(ctx, rtx, stored); berr != nil {
+			err = berr
+		}
+	}
 	if rerr := <-rp.done; err == nil {
 		err = rerr
 	}
@@ -522,13 +532,7 @@ func (s *Store) AuditWith(ctx context.Context, opts AuditOptions) (Report, error
 	if err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
 	}
-	// The workers may still be checking the last signatures. Blob and table problems go to
-	// a list of their own, appended after them, so that the report lists problems in the
-	// same order as if each step had waited for the one before.
-	stored := &problemList{}
-	if err := checkBlobs(ctx, rtx, stored); err != nil {
-		return Report{}, fmt.Errorf("audit: %w", err)
-	}
+	// The workers may still be checking the last signatures.
 	if err := checkTriggers(ctx, rtx, rp.db, stored); err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
 	}
@@ -733,7 +737,7 @@ func newReplay(ctx context.Context) (*replay, error) {
 		return nil, fmt.Errorf("audit: make a temporary database: %w", err)
 	}
 	path := filepath.Join(dir, "replay.db")
-	db, err := sql.Open(cachedDriverName, "file:"+path+"?_pragma=journal_mode(off)&_pragma=synchronous(off)&_pragma=foreign_keys(1)")
+	db, err := sql.Open(cachedDriverName, "file:"+path+"?_pragma=journal_mode(off)&_pragma=synchronous(off)&_pragma=foreign_keys(1)&_pragma=locking_mode(exclusive)&_pragma=cache_size(-65536)&_pragma=temp_store(memory)")
 	if err == nil {
 		db.SetMaxOpenConns(1)
 		err = migrate(ctx, db)
