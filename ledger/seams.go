@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 
 	"fmt"
 	"strings"
@@ -211,7 +210,7 @@ func nonNil(xs []string) []string {
 // projectSeamOpened creates the seam (open) and links its claims and citations.
 func projectSeamOpened(tx *sql.Tx, ev *Event) error {
 	var p seamOpened
-	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+	if err := decodePayload(ev, &p); err != nil {
 		return err
 	}
 	if err := checkSeamShape(p); err != nil {
@@ -301,7 +300,7 @@ func (s *Store) ResolveSeam(ctx context.Context, actor, id, decision, reason str
 // decision to the citation and recomputes its claim.
 func projectSeamResolved(tx *sql.Tx, ev *Event) error {
 	var p seamResolved
-	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+	if err := decodePayload(ev, &p); err != nil {
 		return err
 	}
 	var kind, state string

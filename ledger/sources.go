@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -81,7 +80,7 @@ func (s *Store) ClassifySource(ctx context.Context, actor, id string, class evid
 // claim with a found citation from the source.
 func projectSourceClassified(tx *sql.Tx, ev *Event) error {
 	var p sourceClassified
-	if err := json.Unmarshal(ev.Payload, &p); err != nil {
+	if err := decodePayload(ev, &p); err != nil {
 		return err
 	}
 	if !p.Class.Valid() {

@@ -7,7 +7,6 @@ import (
 	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -40,7 +39,7 @@ func init() {
 
 func projectUserAdded(tx *sql.Tx, ev *Event) error {
 	var u User
-	if err := json.Unmarshal(ev.Payload, &u); err != nil {
+	if err := decodePayload(ev, &u); err != nil {
 		return err
 	}
 	_, err := tx.Exec("INSERT INTO users (name, role, seq, at) VALUES (?, ?, ?, ?)", u.Name, u.Role, ev.Seq, ev.At)
