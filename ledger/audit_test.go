@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -272,4 +273,29 @@ func forgeLine(t *testing.T, line string) string {
 		t.Fatal(err)
 	}
 	return string(b) + "\n"
+}
+
+// TestReplayDatabaseSettings checks the throwaway database of the audit's replay: no journal,
+// no fsync, foreign keys enforced as in the store, its page cache bounded at 64 MiB, an
+// exclusive lock, and nothing left behind once it is closed.
+func TestReplayDatabaseSettings(t *testing.T) {
+	ctx := context.Background()
+	rp, err := newReplay(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"journal_mode": "off", "synchronous": "0", "foreign_keys": "1", "cache_size": "-65536", "locking_mode": "exclusive", "temp_store": "2"}
+	for name, w := range want {
+		var got string
+		if err := rp.db.QueryRowContext(ctx, "PRAGMA "+name).Scan(&got); err != nil {
+			t.Fatalf("PRAGMA %s: %v", name, err)
+		}
+		if got != w {
+			t.Errorf("PRAGMA %s = %s, want %s", name, got, w)
+		}
+	}
+	rp.close()
+	if _, err := os.Stat(rp.dir); !os.IsNotExist(err) {
+		t.Errorf("the replay's directory %s is still there after close (%v)", rp.dir, err)
+	}
 }
