@@ -21,7 +21,7 @@
 //
 // [ParseResearch] reads a paste (lists with labels, prose with links, footnotes, tables,
 // blockquotes or JSON) and returns the claims it states, each with its citations and notes.
-// [ParseClaimsJSON] reads research given as JSON, and [ParseRequest] the body of
+// [ParseClaimsJSON] reads research given as JSON, and [ReadRequest] the body of
 // POST /api/research in either of its forms. All apply the same notes:
 // [NoteNoSource] for a claim without a URL, [NoteNoQuote] for a quote that [QuoteParts]
 // refuses (fewer than [MinQuoteLen] letters or digits in a part, or a single word), and

@@ -336,7 +336,7 @@ func TestParseClaimsJSONErrors(t *testing.T) {
 	}
 }
 
-func TestParseRequest(t *testing.T) {
+func TestReadRequestShapes(t *testing.T) {
 	tests := []struct {
 		desc string
 		in   string
@@ -354,9 +354,9 @@ func TestParseRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			r, err := ParseRequest([]byte(tt.in))
+			_, r, err := ReadRequest([]byte(tt.in))
 			if err != nil {
-				t.Fatalf("ParseRequest: %v", err)
+				t.Fatalf("ReadRequest: %v", err)
 			}
 			var got []wantClaim
 			for _, c := range r.Claims {
@@ -367,7 +367,7 @@ func TestParseRequest(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseRequest([]byte(`{"text": 5`)); !errors.Is(err, ErrBadResearch) {
+	if _, _, err := ReadRequest([]byte(`{"text": 5`)); !errors.Is(err, ErrBadResearch) {
 		t.Errorf("broken body: error %v, want ErrBadResearch", err)
 	}
 }

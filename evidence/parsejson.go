@@ -69,26 +69,6 @@ func ParseClaimsJSON(data []byte) (Research, error) {
 	return Research{Claims: claims}, nil
 }
 
-// ParseRequest reads the body of POST /api/research: {"text":"…"} is a paste for
-// ParseResearch; anything else is read by ParseClaimsJSON. Errors are theirs.
-func ParseRequest(body []byte) (Research, error) {
-	if len(body) > MaxPasteBytes {
-		return Research{}, fmt.Errorf("%w: the body is %d bytes, more than the limit of %d; split it into smaller batches", ErrBadResearch, len(body), MaxPasteBytes)
-	}
-	v, err := decodeJSON(body)
-	if err != nil {
-		return Research{}, err
-	}
-	if obj, ok := v.(map[string]any); ok {
-		text, isText := obj["text"].(string)
-		_, hasClaims := obj["claims"]
-		if isText && !hasClaims && len(obj) == 1 {
-			return ParseResearch(text)
-		}
-	}
-	return ParseClaimsJSON(body)
-}
-
 func decodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

@@ -83,7 +83,7 @@ func TestJSONQuotesRoundTrip(t *testing.T) {
 		api.Claims = append(api.Claims, claim{Text: "Claim " + string(rune('A'+i%26)) + " holds.", Citations: []cit{{URL: "https://example.org/page", Quote: q}}})
 	}
 	body, _ := json.Marshal(api)
-	r, err := ParseRequest(body)
+	_, r, err := ReadRequest(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestJSONQuoteNeverSplit(t *testing.T) {
 	q := `"Super Mario Run" is essentially a regular, side-scrolling "Super Mario" game`
 	body, _ := json.Marshal(map[string]any{"claims": []any{map[string]any{"text": "Nintendo's game is a side-scroller.",
 		"citations": []any{map[string]any{"url": "https://msn.example/mario", "quote": q}}}}})
-	r, err := ParseRequest(body)
+	_, r, err := ReadRequest(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestJSONQuoteNeverSplit(t *testing.T) {
 	}
 	body, _ = json.Marshal(map[string]any{"claims": []any{map[string]any{"text": "A claim.",
 		"citations": []any{map[string]any{"url": "https://a.example/", "quote": `  "so-called "message content" rules apply"  `}}}}})
-	r, err = ParseRequest(body)
+	_, r, err = ReadRequest(body)
 	if err != nil {
 		t.Fatal(err)
 	}

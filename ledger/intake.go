@@ -88,7 +88,7 @@ func validID(prefix, id string) bool {
 //
 // paste is what was pasted, as received (for the JSON form of the API, the request body);
 // the batch's format is FormatJSON when it is a JSON object or array, FormatText otherwise.
-// research is what evidence.ParseResearch or evidence.ParseRequest read from it.
+// research is what evidence.ReadPaste or evidence.ReadRequest read from it.
 //
 // Nothing is recorded when the input is refused. Errors wrap [ErrInvalid] for an empty or
 // oversized paste, for a paste or a claim text, URL or quote that is not text (also

@@ -103,7 +103,7 @@ func newGateWorld(t *testing.T) gateWorld {
 	}
 	names := []string{"founded", "staff", "moved", "chair", "hiring", "board", "auditor", "mixed"}
 	body, _ := json.Marshal(map[string]any{"claims": research})
-	res, err := evidence.ParseRequest(body)
+	_, res, err := evidence.ReadRequest(body)
 	if err != nil {
 		t.Fatal(err)
 	}

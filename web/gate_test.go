@@ -20,7 +20,7 @@ func foundClaim(t *testing.T, f fixture) {
 	t.Helper()
 	ctx := context.Background()
 	body := []byte(`{"claims":[{"text":"Acme was founded in 1999.","citations":[{"url":"https://acme.example/about","quote":"Acme was founded in 1999 in Leeds"}]}]}`)
-	res, err := evidence.ParseRequest(body)
+	_, res, err := evidence.ReadRequest(body)
 	if err != nil {
 		t.Fatal(err)
 	}

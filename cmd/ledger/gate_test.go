@@ -30,7 +30,7 @@ func gateData(t testing.TB) string {
 	defer st.Close()
 	paste := []byte(`{"claims":[{"text":"Acme was founded in 1999.","citations":[{"url":"https://acme.example/about","quote":"Acme was founded in 1999 in Leeds"}]},
  {"text":"Acme employs 40 people.","citations":[{"url":"https://acme.example/staff","quote":"Acme employs 40 people"}]}]}`)
-	res, err := evidence.ParseRequest(paste)
+	_, res, err := evidence.ReadRequest(paste)
 	if err != nil {
 		t.Fatal(err)
 	}
