@@ -56,8 +56,10 @@ type HandOffCitation struct {
 	Quote  string          `json:"quote"`
 	Status evidence.Status `json:"status"`
 	Note   string          `json:"note"`
-	// Excerpt is the page's own words around a found quote.
+	// Excerpt is the page's own words around a found quote; Page, for a quote found in a
+	// PDF, the page of the document they are on (0 otherwise).
 	Excerpt      string `json:"excerpt"`
+	Page         int    `json:"page,omitempty"`
 	FinalURL     string `json:"final_url"`
 	FetchedAt    string `json:"fetched_at"`
 	SHA256       string `json:"sha256"`
@@ -110,7 +112,7 @@ func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
 		for _, ct := range c.Citations {
 			statuses = append(statuses, ct.Status)
 			rc.OpenSeams = append(rc.OpenSeams, ct.OpenSeams...)
-			rct := HandOffCitation{ID: ct.ID, URL: ct.URL, Quote: ct.Quote, Status: ct.Status, Note: ct.Note, Excerpt: ct.Excerpt}
+			rct := HandOffCitation{ID: ct.ID, URL: ct.URL, Quote: ct.Quote, Status: ct.Status, Note: ct.Note, Excerpt: ct.Excerpt, Page: ct.ExcerptPage}
 			if d := ct.Document; d != nil {
 				rct.FinalURL, rct.FetchedAt, rct.SHA256 = d.FinalURL, d.FetchedAt, d.SHA256
 			}

@@ -67,6 +67,10 @@ func TestPDFCheckRecorded(t *testing.T) {
 			if page.ExcerptPage != 0 || page.Document.Pages != 0 || page.Document.Extractors != nil {
 				t.Fatalf("web citation read back as page %d, document %+v", page.ExcerptPage, page.Document)
 			}
+			rep, err := s.HandOff(ctx, b.ID)
+			if err != nil || len(rep.Usable) != 1 || rep.Usable[0].Citations[0].Page != 2 || rep.Usable[0].Citations[1].Page != 0 {
+				t.Fatalf("hand-off report %+v, %v: want the PDF citation on page 2, the web page's without a page", rep.Usable, err)
+			}
 			mustAuditOK(t, s)
 			mustTamperBeCaught(t, s, dir, tt.sql, tt.table)
 		})

@@ -22,7 +22,7 @@ var updateReports = flag.Bool("update", false, "rewrite testdata/web/report/* fr
 func goldenHandOff() ledger.HandOff {
 	risk := "The quoted words were in the visible text of the page when it was fetched. That does not show that the claim is true."
 	return ledger.HandOff{
-		Batch: ledger.HandOffBatch{ID: "b_00000000000000a1", ImportedAt: "2026-11-30T10:00:00.000Z", ImportedBy: "user:olga", Claims: 5, Citations: 7},
+		Batch: ledger.HandOffBatch{ID: "b_00000000000000a1", ImportedAt: "2026-11-30T10:00:00.000Z", ImportedBy: "user:olga", Claims: 5, Citations: 8},
 		Usable: []ledger.HandOffClaim{{
 			ID: "c_00000000000000c1", Text: "Acme was founded in 1999 [by *two* engineers](https://evil.example) <script>alert(1)</script>.", Status: evidence.StatusFound,
 			Strength: evidence.StrengthMedium, OpenSeams: []string{},
@@ -31,6 +31,9 @@ func goldenHandOff() ledger.HandOff {
 					Excerpt: "Acme was founded in 1999 by two engineers in a garage & a shed.", FinalURL: "https://www.acme.example/about/", FetchedAt: "2026-11-30T10:01:00.000Z",
 					SHA256: strings.Repeat("ab", 32), ResidualRisk: risk},
 				{ID: "ct_0000000000000002", URL: "https://down.example/acme", Quote: "incorporated on 3 May 1999", Status: evidence.StatusUnreachable, Note: "the server answered 503"},
+				{ID: "ct_0000000000000005", URL: "https://registry.example/acme-annual-report.pdf", Quote: "incorporated in 1999", Status: evidence.StatusFound,
+					Note: "found on p. 12 of the PDF: “The company was incorporated in 1999 in Leeds.”", Excerpt: "The company was incorporated in 1999 in Leeds.", Page: 12,
+					FinalURL: "https://registry.example/acme-annual-report.pdf", FetchedAt: "2026-11-30T10:01:03.000Z", SHA256: strings.Repeat("12", 32), ResidualRisk: risk},
 			},
 		}},
 		Withheld: []ledger.HandOffClaim{
