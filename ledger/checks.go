@@ -300,8 +300,15 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 	return recomputeClaim(tx, ch.Claim)
 }
 
-// loadCheckDetails fills Document, Verdicts and Adjudication of each citation from its
-// latest check, in three queries whatever the number of citations.
+// detailQuery is one query of loadCheckDetails and how it fills the citations of its rows.
+type detailQuery struct {
+	q    string
+	scan func(rows *sql.Rows) error
+}
+
+// loadCheckDetails fills Document, Verdicts, Adjudication, Consistency and Support of each
+// citation from its latest check, in a fixed number of queries whatever the number of
+// citations. A citation never checked keeps an empty Consistency and no Support.
 func loadCheckDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) error {
 	if len(cits) == 0 {
 		return nil
@@ -311,26 +318,26 @@ func loadCheckDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) err
 	for i, c := range cits {
 		ids[i] = c.ID
 		byID[c.ID] = c
+		c.Consistency = []evidence.Mismatch{}
 	}
 	idList, _ := json.Marshal(ids)
 	const latest = `SELECT ct.id, ct.last_check FROM citations ct
 		WHERE ct.id IN (SELECT value FROM json_each(?1)) AND ct.last_check IS NOT NULL`
 	bySeq := map[int64]*CitationView{}
-	queries := []struct {
-		q    string
-		scan func(rows *sql.Rows) error
-	}{
-		{`SELECT l.last_check, k.agree, k.escalated, k.decision, k.residual_risk, k.page FROM (` + latest + `) l JOIN checks k ON k.seq = l.last_check`,
+	queries := []detailQuery{
+		{`SELECT l.last_check, k.agree, k.escalated, k.decision, k.residual_risk, k.page, k.consistency FROM (` + latest + `) l JOIN checks k ON k.seq = l.last_check`,
 			func(rows *sql.Rows) error {
 				var seq int64
 				var a AdjudicationView
 				var page int
-				if err := rows.Scan(&seq, &a.Agree, &a.Escalated, &a.Decision, &a.ResidualRisk, &page); err != nil {
+				var cons string
+				if err := rows.Scan(&seq, &a.Agree, &a.Escalated, &a.Decision, &a.ResidualRisk, &page, &cons); err != nil {
 					return err
 				}
-				bySeq[seq].Adjudication = &a
-				bySeq[seq].ExcerptPage = page
-				return nil
+				c := bySeq[seq]
+				c.Adjudication = &a
+				c.ExcerptPage = page
+				return json.Unmarshal([]byte(cons), &c.Consistency)
 			}},
 		{`SELECT l.last_check, d.sha256, d.url, d.final_url, d.fetched_at, d.pages, d.extractors FROM (` + latest + `) l JOIN documents d ON d.check_seq = l.last_check`,
 			func(rows *sql.Rows) error {
@@ -373,7 +380,7 @@ func loadCheckDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) err
 	if err != nil || len(bySeq) == 0 {
 		return err
 	}
-	for _, q := range queries {
+	for _, q := range append(queries, supportQueries(latest, bySeq)...) {
 		if err := eachRow(ctx, tx, q.q, []any{string(idList)}, q.scan); err != nil {
 			return err
 		}

@@ -265,9 +265,6 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 	if err := loadCheckDetails(ctx, tx, cits); err != nil {
 		return nil, fmt.Errorf("read checks: %w", err)
 	}
-	if err := loadSupportDetails(ctx, tx, cits); err != nil {
-		return nil, fmt.Errorf("read support judgements: %w", err)
-	}
 	return claims, nil
 }
 

@@ -134,85 +134,56 @@ type ModelTotals struct {
 	LatencyMS        int `json:"latency_ms"`
 }
 
-// loadSupportDetails fills Consistency and Support of each citation from its latest check.
-func loadSupportDetails(ctx context.Context, tx *sql.Tx, cits []*CitationView) error {
-	if len(cits) == 0 {
-		return nil
+// supportQueries are the queries of loadCheckDetails that fill Support of each citation
+// from its latest check (latest: that query's (id, last_check) rows; bySeq: its citations by
+// check seq). The supports row comes first: the judgements and calls append to it.
+func supportQueries(latest string, bySeq map[int64]*CitationView) []detailQuery {
+	return []detailQuery{
+		{`SELECT l.last_check, s.verdict, s.decided_by, s.escalated, s.skipped, s.adjudication, s.residual_risk,
+		s.calls, s.prompt_tokens, s.completion_tokens, s.latency_ms FROM (` + latest + `) l JOIN supports s ON s.check_seq = l.last_check`,
+			func(rows *sql.Rows) error {
+				var seq int64
+				var adj string
+				v := SupportView{Judgements: []evidence.SupportJudgement{}, Calls: []evidence.ModelCall{}}
+				if err := rows.Scan(&seq, &v.Verdict, &v.DecidedBy, &v.Escalated, &v.Skipped, &adj, &v.ResidualRisk,
+					&v.Totals.Calls, &v.Totals.PromptTokens, &v.Totals.CompletionTokens, &v.Totals.LatencyMS); err != nil {
+					return err
+				}
+				if err := json.Unmarshal([]byte(adj), &v.Adjudication); err != nil {
+					return err
+				}
+				bySeq[seq].Support = &v
+				return nil
+			}},
+		{`SELECT l.last_check, j.verifier, j.model, j.verdict, j.accuracy_estimate, j.reasoning, j.evidence, j.document, j.problem
+		FROM (` + latest + `) l JOIN support_judgements j ON j.check_seq = l.last_check ORDER BY j.check_seq, j.ordinal`,
+			func(rows *sql.Rows) error {
+				var seq int64
+				var j evidence.SupportJudgement
+				var ev string
+				if err := rows.Scan(&seq, &j.Verifier, &j.Model, &j.Verdict, &j.AccuracyEstimate, &j.Reasoning, &ev, &j.Document, &j.Problem); err != nil {
+					return err
+				}
+				if err := json.Unmarshal([]byte(ev), &j.Evidence); err != nil {
+					return err
+				}
+				s := bySeq[seq].Support
+				s.Judgements = append(s.Judgements, j)
+				return nil
+			}},
+		{`SELECT l.last_check, c.tier, c.role, c.model, c.prompt_tokens, c.completion_tokens, c.latency_ms, c.attempts, c.outcome
+		FROM (` + latest + `) l JOIN model_calls c ON c.check_seq = l.last_check ORDER BY c.check_seq, c.ordinal`,
+			func(rows *sql.Rows) error {
+				var seq int64
+				var c evidence.ModelCall
+				if err := rows.Scan(&seq, &c.Tier, &c.Role, &c.Model, &c.PromptTokens, &c.CompletionTokens, &c.LatencyMS, &c.Attempts, &c.Outcome); err != nil {
+					return err
+				}
+				s := bySeq[seq].Support
+				s.Calls = append(s.Calls, c)
+				return nil
+			}},
 	}
-	ids := make([]string, len(cits))
-	byID := make(map[string]*CitationView, len(cits))
-	for i, c := range cits {
-		ids[i] = c.ID
-		byID[c.ID] = c
-		c.Consistency = []evidence.Mismatch{}
-	}
-	idList, _ := json.Marshal(ids)
-	bySeq := map[int64]*CitationView{}
-	err := eachRow(ctx, tx, `SELECT ct.id, k.seq, k.consistency FROM citations ct JOIN checks k ON k.seq = ct.last_check
-		WHERE ct.id IN (SELECT value FROM json_each(?1))`, []any{string(idList)}, func(rows *sql.Rows) error {
-		var id, cons string
-		var seq int64
-		if err := rows.Scan(&id, &seq, &cons); err != nil {
-			return err
-		}
-		c := byID[id]
-		bySeq[seq] = c
-		return json.Unmarshal([]byte(cons), &c.Consistency)
-	})
-	if err != nil || len(bySeq) == 0 {
-		return err
-	}
-	const latest = `SELECT ct.last_check FROM citations ct WHERE ct.id IN (SELECT value FROM json_each(?1))`
-	err = eachRow(ctx, tx, `SELECT s.check_seq, s.verdict, s.decided_by, s.escalated, s.skipped, s.adjudication, s.residual_risk,
-		s.calls, s.prompt_tokens, s.completion_tokens, s.latency_ms FROM supports s WHERE s.check_seq IN (`+latest+`)`,
-		[]any{string(idList)}, func(rows *sql.Rows) error {
-			var seq int64
-			var adj string
-			v := SupportView{Judgements: []evidence.SupportJudgement{}, Calls: []evidence.ModelCall{}}
-			if err := rows.Scan(&seq, &v.Verdict, &v.DecidedBy, &v.Escalated, &v.Skipped, &adj, &v.ResidualRisk,
-				&v.Totals.Calls, &v.Totals.PromptTokens, &v.Totals.CompletionTokens, &v.Totals.LatencyMS); err != nil {
-				return err
-			}
-			if err := json.Unmarshal([]byte(adj), &v.Adjudication); err != nil {
-				return err
-			}
-			bySeq[seq].Support = &v
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-	err = eachRow(ctx, tx, `SELECT j.check_seq, j.verifier, j.model, j.verdict, j.accuracy_estimate, j.reasoning, j.evidence, j.document, j.problem
-		FROM support_judgements j WHERE j.check_seq IN (`+latest+`) ORDER BY j.check_seq, j.ordinal`,
-		[]any{string(idList)}, func(rows *sql.Rows) error {
-			var seq int64
-			var j evidence.SupportJudgement
-			var ev string
-			if err := rows.Scan(&seq, &j.Verifier, &j.Model, &j.Verdict, &j.AccuracyEstimate, &j.Reasoning, &ev, &j.Document, &j.Problem); err != nil {
-				return err
-			}
-			if err := json.Unmarshal([]byte(ev), &j.Evidence); err != nil {
-				return err
-			}
-			s := bySeq[seq].Support
-			s.Judgements = append(s.Judgements, j)
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-	return eachRow(ctx, tx, `SELECT c.check_seq, c.tier, c.role, c.model, c.prompt_tokens, c.completion_tokens, c.latency_ms, c.attempts, c.outcome
-		FROM model_calls c WHERE c.check_seq IN (`+latest+`) ORDER BY c.check_seq, c.ordinal`,
-		[]any{string(idList)}, func(rows *sql.Rows) error {
-			var seq int64
-			var c evidence.ModelCall
-			if err := rows.Scan(&seq, &c.Tier, &c.Role, &c.Model, &c.PromptTokens, &c.CompletionTokens, &c.LatencyMS, &c.Attempts, &c.Outcome); err != nil {
-				return err
-			}
-			s := bySeq[seq].Support
-			s.Calls = append(s.Calls, c)
-			return nil
-		})
 }
 
 // loadModelTotals sums the model calls of the latest checks of a batch's citations.
