@@ -754,6 +754,8 @@ func newReplay(ctx context.Context) (*replay, error) {
 func (r *replay) run(ctx context.Context, probs *problemList) {
 	tx, err := r.db.Begin()
 	var leaves int64 // events in the rebuilt tree: a leaf for each event, in the order given
+	tree := newStoredHashes(ctx, tx)
+	defer tree.close()
 	for evs := range r.events {
 		if err != nil {
 			continue
@@ -763,7 +765,7 @@ func (r *replay) run(ctx context.Context, probs *problemList) {
 				probs.add(evs[i].Seq, "", "event %d: replaying it into an empty database fails: %v", evs[i].Seq, perr)
 			}
 		}
-		_, terr := appendTree(ctx, tx, leaves, evs)
+		_, terr := tree.append(leaves, evs)
 		leaves += int64(len(evs))
 		if terr != nil {
 			probs.add(evs[0].Seq, "tree_hashes", "the Merkle tree cannot be rebuilt from event %d on: %v", evs[0].Seq, terr)

@@ -125,24 +125,31 @@ func buildLedger(t *testing.T) (*Store, string) {
 	if _, err := s.AddUser(ctx, "system", "alice", RoleOperator); err != nil {
 		t.Fatal(err)
 	}
+	flushed(t, s)
 	if _, err := s.AddUser(ctx, "system", "bob", RoleAuditor); err != nil {
 		t.Fatal(err)
 	}
+	flushed(t, s)
 	if _, err := s.Record(ctx, "user:alice", noteDrafts(5)[:4]...); err != nil {
 		t.Fatal(err)
 	}
+	flushed(t, s)
 	if _, err := s.Record(ctx, "user:alice", noteDrafts(5)[4:]...); err != nil {
 		t.Fatal(err)
 	}
+	flushed(t, s)
 	if _, err := s.RotateKey(ctx); err != nil {
 		t.Fatal(err)
 	}
+	flushed(t, s)
 	if _, err := s.Record(ctx, "system", Draft{Type: "note.added", Payload: map[string]string{"page": "p"}, Blobs: [][]byte{[]byte("the words")}}); err != nil {
 		t.Fatal(err)
 	}
+	flushed(t, s)
 	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
+	flushed(t, s)
 	rep := mustAuditOK(t, s)
 	if rep.Events != 11 {
 		t.Fatalf("built %d events, want 11", rep.Events)
@@ -297,5 +304,15 @@ func TestReplayDatabaseSettings(t *testing.T) {
 	rp.close()
 	if _, err := os.Stat(rp.dir); !os.IsNotExist(err) {
 		t.Errorf("the replay's directory %s is still there after close (%v)", rp.dir, err)
+	}
+}
+
+// flushed asks s for its checkpoint, which signs one of the head when the latest is older
+// (checkpoints are batched): buildLedger so has one after each of its write transactions,
+// at known sizes.
+func flushed(t *testing.T, s *Store) {
+	t.Helper()
+	if _, err := s.Checkpoint(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

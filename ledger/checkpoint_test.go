@@ -165,7 +165,7 @@ func TestCheckpointIsASignedC2SPNote(t *testing.T) {
 	if rep.Root != base64.StdEncoding.EncodeToString(c.Hash[:]) {
 		t.Fatalf("audit root %s, checkpoint root %x", rep.Root, c.Hash)
 	}
-	// A checkpoint is kept for every write transaction: 8 of them made 11 events.
+	// buildLedger asks for a checkpoint after each of its 8 write transactions (11 events).
 	var count int
 	if err := s.rdb.QueryRow("SELECT count(*) FROM checkpoints").Scan(&count); err != nil || count != 8 {
 		t.Fatalf("%d checkpoints (%v), want 8", count, err)

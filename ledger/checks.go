@@ -243,10 +243,14 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 	if claim != ch.Claim {
 		return fmt.Errorf("citation %s belongs to claim %s, not %s: %w", ch.Citation, claim, ch.Claim, ErrNotFound)
 	}
+	consistency, support, err := supportColumns(ch)
+	if err != nil {
+		return err
+	}
 	a := ch.Adjudication
-	if _, err := tx.Exec(`INSERT INTO checks (seq, citation, claim, at, actor, status, note, excerpt, tier, agree, escalated, decision, residual_risk, page)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		ev.Seq, ch.Citation, ch.Claim, ev.At, ev.Actor, ch.Status, ch.Note, ch.Excerpt, ch.Tier, a.Agree, a.Escalated, a.Decision, a.ResidualRisk, ch.Page); err != nil {
+	if _, err := tx.Exec(`INSERT INTO checks (seq, citation, claim, at, actor, status, note, excerpt, tier, agree, escalated, decision, residual_risk, page, consistency, support)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ev.Seq, ch.Citation, ch.Claim, ev.At, ev.Actor, ch.Status, ch.Note, ch.Excerpt, ch.Tier, a.Agree, a.Escalated, a.Decision, a.ResidualRisk, ch.Page, consistency, support); err != nil {
 		return fmt.Errorf("check of citation %s: %w", ch.Citation, err)
 	}
 	if d := ch.Document; d != nil {
@@ -277,21 +281,17 @@ func projectCitationChecked(tx *sql.Tx, ev *Event) error {
 			return fmt.Errorf("document of the check of citation %s: %w", ch.Citation, err)
 		}
 	}
-	if len(ch.Verdicts) > 0 {
-		ins, err := tx.Prepare(`INSERT INTO verdicts (check_seq, ordinal, verifier, verdict, accuracy_estimate, reasoning, document, problem)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer ins.Close()
-		for i, v := range ch.Verdicts {
-			if _, err := ins.Exec(ev.Seq, i, v.Verifier, v.Verdict, v.AccuracyEstimate, v.Reasoning, v.Document, v.Problem); err != nil {
-				return fmt.Errorf("verdict %d of the check of citation %s: %w", i+1, ch.Citation, err)
-			}
+	// tx.Exec, not tx.Prepare: a statement prepared on a Tx stays referenced by it until the
+	// transaction ends, so a replay of a million checks in one transaction would keep a
+	// million of them (the connection's statement cache makes Exec as cheap).
+	for i, v := range ch.Verdicts {
+		if _, err := tx.Exec(`INSERT INTO verdicts (check_seq, ordinal, verifier, verdict, accuracy_estimate, reasoning, document, problem)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ev.Seq, i, v.Verifier, v.Verdict, v.AccuracyEstimate, v.Reasoning, v.Document, v.Problem); err != nil {
+			return fmt.Errorf("verdict %d of the check of citation %s: %w", i+1, ch.Citation, err)
 		}
 	}
-	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, excerpt = ?, last_check = ?, decided_by_seam = NULL WHERE id = ?",
-		ch.Status, ch.Note, ch.Excerpt, ev.Seq, ch.Citation); err != nil {
+	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, excerpt = ?, last_check = ?, decided_by_seam = NULL, support = ? WHERE id = ?",
+		ch.Status, ch.Note, ch.Excerpt, ev.Seq, support, ch.Citation); err != nil {
 		return fmt.Errorf("citation %s: %w", ch.Citation, err)
 	}
 	if err := projectSupport(tx, ev.Seq, ch); err != nil {

@@ -68,11 +68,15 @@ func newCosignatureVerifier(vkey string) (note.Verifier, error) {
 }
 
 // WitnessRequest returns the body of a C2SP tlog-witness add-checkpoint request for the
-// latest checkpoint, for a witness that knows the tree of size oldSize (0 for a witness that
-// knows none): "old N", the consistency proof from N to the checkpoint's size, a blank line
-// and the checkpoint with the ledger's signature. It returns the checkpoint's size too.
-// oldSize beyond the checkpoint wraps [ErrInvalid].
+// latest checkpoint (signed first when the batched checkpoints lag the head), for a witness
+// that knows the tree of size oldSize (0 for a witness that knows none): "old N", the
+// consistency proof from N to the checkpoint's size, a blank line and the checkpoint with
+// the ledger's signature. It returns the checkpoint's size too. oldSize beyond the
+// checkpoint wraps [ErrInvalid].
 func (s *Store) WitnessRequest(ctx context.Context, oldSize int64) ([]byte, int64, error) {
+	if err := s.flushCheckpoint(ctx); err != nil {
+		return nil, 0, fmt.Errorf("witness request: %w", err)
+	}
 	tx, err := s.rdb.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("witness request: %w", err)

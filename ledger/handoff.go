@@ -80,6 +80,9 @@ type ChainPoint struct {
 // HandOff reads the hand-off report of a batch. It fails, wrapping [ErrNotFound], when the
 // batch does not exist.
 func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
+	if err := s.flushCheckpoint(ctx); err != nil {
+		return HandOff{}, fmt.Errorf("report of batch %s: %w", batchID, err)
+	}
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return HandOff{}, fmt.Errorf("report of batch %s: %w", batchID, err)
@@ -145,9 +148,9 @@ func chainPoint(ctx context.Context, tx *sql.Tx) (ChainPoint, error) {
 	if err != nil {
 		return ChainPoint{}, fmt.Errorf("read the chain head: %w", err)
 	}
-	// Every write transaction ends with a checkpoint of the whole tree, so the latest one
-	// covers the head; a ledger from before checkpoints has none until it is opened for
-	// writing, and its report carries the head alone.
+	// The callers flush the batched checkpoints first, so on a writable Store the latest
+	// one covers the head; a read-only copy whose tail no checkpoint covers yet (and a ledger
+	// from before checkpoints) gives the head alone.
 	cp, err := latestCheckpoint(ctx, tx)
 	switch {
 	case errors.Is(err, ErrNotFound):

@@ -192,26 +192,19 @@ func projectBatchImported(tx *sql.Tx, ev *Event) error {
 	if _, err := tx.Exec("INSERT INTO batches (id, format, paste, seq, at, actor) VALUES (?, ?, ?, ?, ?, ?)", p.Batch, p.Format, p.Paste, ev.Seq, ev.At, ev.Actor); err != nil {
 		return fmt.Errorf("batch %s: %w", p.Batch, err)
 	}
-	insSource, err := tx.Prepare("INSERT INTO sources (id, class, publisher, first_seq) VALUES (?, 'lead', '', ?) ON CONFLICT (id) DO NOTHING")
-	if err != nil {
-		return err
-	}
-	defer insSource.Close()
-	insClaim, err := tx.Prepare("INSERT INTO claims (id, batch, position, text, norm, notes, status, strength) VALUES (?, ?, ?, ?, ?, ?, 'reported', '')")
-	if err != nil {
-		return err
-	}
-	defer insClaim.Close()
-	insCit, err := tx.Prepare("INSERT INTO citations (id, claim, position, url, quote, quote_norm, source, notes, status, note, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'reported', ?, '')")
-	if err != nil {
-		return err
-	}
-	defer insCit.Close()
+	// tx.Exec, not tx.Prepare: a statement prepared on a Tx stays referenced by it until the
+	// transaction ends, and the audit replays every batch in one transaction (the
+	// connection's statement cache makes Exec as cheap).
+	const (
+		insSource = "INSERT INTO sources (id, class, publisher, first_seq) VALUES (?, 'lead', '', ?) ON CONFLICT (id) DO NOTHING"
+		insClaim  = "INSERT INTO claims (id, batch, position, text, norm, notes, status, strength) VALUES (?, ?, ?, ?, ?, ?, 'reported', '')"
+		insCit    = "INSERT INTO citations (id, claim, position, url, quote, quote_norm, source, notes, status, note, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'reported', ?, '')"
+	)
 	for i, c := range p.Claims {
 		if !validID("c_", c.ID) {
 			return fmt.Errorf("claim id %q: want c_ and 16 hex characters: %w", c.ID, ErrInvalid)
 		}
-		if _, err := insClaim.Exec(c.ID, p.Batch, i, c.Text, evidence.NormalizeText(c.Text), jsonList(c.Notes)); err != nil {
+		if _, err := tx.Exec(insClaim, c.ID, p.Batch, i, c.Text, evidence.NormalizeText(c.Text), jsonList(c.Notes)); err != nil {
 			return fmt.Errorf("claim %s: %w", c.ID, err)
 		}
 		for j, ct := range c.Citations {
@@ -220,7 +213,7 @@ func projectBatchImported(tx *sql.Tx, ev *Event) error {
 			}
 			var source any
 			if ct.Source != "" {
-				if _, err := insSource.Exec(ct.Source, ev.Seq); err != nil {
+				if _, err := tx.Exec(insSource, ct.Source, ev.Seq); err != nil {
 					return fmt.Errorf("source %s: %w", ct.Source, err)
 				}
 				source = ct.Source
@@ -229,7 +222,7 @@ func projectBatchImported(tx *sql.Tx, ev *Event) error {
 			if len(ct.Notes) > 0 {
 				note = ct.Notes[0]
 			}
-			if _, err := insCit.Exec(ct.ID, c.ID, j, ct.URL, ct.Quote, evidence.NormalizeText(ct.Quote), source, jsonList(ct.Notes), note); err != nil {
+			if _, err := tx.Exec(insCit, ct.ID, c.ID, j, ct.URL, ct.Quote, evidence.NormalizeText(ct.Quote), source, jsonList(ct.Notes), note); err != nil {
 				return fmt.Errorf("citation %s: %w", ct.ID, err)
 			}
 		}

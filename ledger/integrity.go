@@ -98,6 +98,9 @@ func (s *Store) completeTree(ctx context.Context) error {
 		return fmt.Errorf("read the chain head: %w", err)
 	}
 	if cpSize == head {
+		s.cpMu.Lock()
+		s.head, s.cpSize = head, head
+		s.cpMu.Unlock()
 		return nil
 	}
 	tx, err := s.wdb.BeginTx(ctx, nil)
@@ -112,9 +115,11 @@ func (s *Store) completeTree(ctx context.Context) error {
 	// Streamed in runs of auditBatchSize events, so memory does not grow with the chain.
 	var evs []Event
 	var terr error
+	tree := newStoredHashes(ctx, tx)
+	defer tree.close()
 	err = eachEvent(ctx, tx, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events WHERE seq > ? ORDER BY seq", func(ev Event) {
 		if evs = append(evs, ev); len(evs) == auditBatchSize && terr == nil {
-			_, terr = appendTree(ctx, tx, size, evs)
+			_, terr = tree.append(size, evs)
 			size += int64(len(evs))
 			evs = evs[:0]
 		}
@@ -123,28 +128,17 @@ func (s *Store) completeTree(ctx context.Context) error {
 		err = terr
 	}
 	if err == nil {
-		_, err = appendTree(ctx, tx, size, evs)
+		_, err = tree.append(size, evs)
 	}
 	if err != nil {
 		return fmt.Errorf("complete the Merkle tree: %w", err)
 	}
-	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM events").Scan(&head); err != nil {
+	if head, err = s.checkpointHead(ctx, tx); err != nil {
 		return err
 	}
-	current, err := chainKey(ctx, tx)
-	if err != nil {
+	if err := tx.Commit(); err != nil {
 		return err
 	}
-	g, err := s.keyFor(current)
-	if err != nil {
-		return err
-	}
-	root, err := treeRoot(ctx, tx, head)
-	if err != nil {
-		return err
-	}
-	if err := s.writeCheckpoint(ctx, tx, g, head, root); err != nil {
-		return err
-	}
-	return tx.Commit()
+	s.committed(head, true)
+	return nil
 }

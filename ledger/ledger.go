@@ -43,6 +43,7 @@
 package ledger
 
 import (
+	"context"
 	"crypto/ed25519"
 	"database/sql"
 	"errors"
@@ -102,6 +103,15 @@ type Store struct {
 	mu     sync.Mutex // guards signer and note
 	signer signer
 	note   noteSigner // the checkpoint signer, once the chain's origin is fixed
+
+	// Checkpoint batching (batching.go).
+	flushMu sync.Mutex // one flush at a time
+	cpMu    sync.Mutex // guards the fields below
+	head    int64      // the largest tree size this Store committed
+	cpSize  int64      // the largest checkpoint this Store knows of
+	cpAt    time.Time  // when this Store last signed one; zero: the next write signs
+	cpTimer *time.Timer
+	closed  bool
 }
 
 // signer is the signing key in use.
@@ -111,9 +121,23 @@ type signer struct {
 }
 
 // Close closes the database. Events recorded before Close are durable.
+//
+// It first signs a checkpoint of the events this Store recorded that none covers yet
+// (checkpoints are batched: batching.go); the error says when that failed, and the ledger
+// gets the checkpoint the next time it is opened for writing.
 func (s *Store) Close() error {
 	if s.readOnly {
 		return s.rdb.Close()
 	}
-	return errors.Join(s.wdb.Close(), s.rdb.Close())
+	flush := s.flushCheckpoint(context.Background())
+	s.cpMu.Lock()
+	s.closed = true
+	if s.cpTimer != nil {
+		s.cpTimer.Stop()
+	}
+	s.cpMu.Unlock()
+	// A flush the timer began is over once flushMu is free.
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	return errors.Join(flush, s.wdb.Close(), s.rdb.Close())
 }

@@ -25,8 +25,9 @@ type recordOpts struct {
 
 // Record appends drafts as events, in order, in one transaction: it reads the chain head,
 // builds each event, canonicalizes it (RFC 8785), hashes and signs it, inserts it with its
-// blobs, applies it to the projection tables, adds it to the Merkle tree, and ends with a
-// signed checkpoint of the tree. All commit or none do.
+// blobs, applies it to the projection tables, adds it to the Merkle tree, and, when one is
+// due, ends with a signed checkpoint of the tree (checkpoints are batched: batching.go). All
+// commit or none do.
 //
 // actor is "system" or "user:<name>". Every draft's type must have a registered projector
 // (an unknown type never enters the chain); types the ledger reserves for itself (key.*,
@@ -185,18 +186,23 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 			return nil, fmt.Errorf("record: %w", err)
 		}
 	}
+	signed := false
 	if !s.noTree {
 		root, err := appendTree(ctx, tx, evs[0].Seq-1, evs)
 		if err != nil {
 			return nil, fmt.Errorf("record: %w", err)
 		}
-		// The checkpoint is signed by the key current after its last event.
+		// The checkpoint is signed by the key current after its last event. The chain's
+		// first transaction and a key rotation always end with one; the others when one is
+		// due (batching.go).
 		cg := g
 		if o.next != nil {
 			cg = *o.next
 		}
-		if err := s.writeCheckpoint(ctx, tx, cg, seq, root); err != nil {
-			return nil, fmt.Errorf("record: %w", err)
+		if signed = o.genesis || o.next != nil || s.checkpointDue(seq); signed {
+			if err := s.writeCheckpoint(ctx, tx, cg, seq, root); err != nil {
+				return nil, fmt.Errorf("record: %w", err)
+			}
 		}
 	}
 	if o.extra != nil {
@@ -206,6 +212,9 @@ func (s *Store) recordOnce(ctx context.Context, actor string, items []preparedDr
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("record: commit: %w", err)
+	}
+	if !s.noTree {
+		s.committed(seq, signed)
 	}
 	return evs, nil
 }

@@ -16,14 +16,15 @@ func init() {
 	registerTable("model_calls", "check_seq, ordinal")
 }
 
-// projectSupport projects what citation.checked holds beyond the quote check
-// (migrations/0005_support.sql): the consistency mismatches and the support verdict on the
-// check and the citation, and, when the model tier judged, its row, judgements and calls.
-func projectSupport(tx *sql.Tx, seq int64, ch evidence.Checked) error {
+// supportColumns checks what citation.checked holds beyond the quote check and returns the
+// columns the check's row and its citation's row keep of it: the consistency findings as a
+// JSON array and the support verdict ("" without one).
+func supportColumns(ch evidence.Checked) (consistency string, verdict evidence.Verdict, err error) {
 	if ch.Support != nil {
 		if err := checkSupport(ch.Support); err != nil {
-			return err
+			return "", "", err
 		}
+		verdict = ch.Support.Verdict
 	}
 	cons := ch.Consistency
 	if cons == nil {
@@ -31,18 +32,15 @@ func projectSupport(tx *sql.Tx, seq int64, ch evidence.Checked) error {
 	}
 	cj, err := json.Marshal(cons)
 	if err != nil {
-		return err
+		return "", "", err
 	}
-	var verdict evidence.Verdict
-	if s := ch.Support; s != nil {
-		verdict = s.Verdict
-	}
-	if _, err := tx.Exec("UPDATE checks SET consistency = ?, support = ? WHERE seq = ?", string(cj), verdict, seq); err != nil {
-		return fmt.Errorf("consistency and support of the check of citation %s: %w", ch.Citation, err)
-	}
-	if _, err := tx.Exec("UPDATE citations SET support = ? WHERE id = ?", verdict, ch.Citation); err != nil {
-		return fmt.Errorf("support of citation %s: %w", ch.Citation, err)
-	}
+	return string(cj), verdict, nil
+}
+
+// projectSupport projects the model tier's judgement of a check, when it judged
+// (migrations/0005_support.sql): its row, its judgements and its calls. The consistency
+// findings and the verdict are in the check's and the citation's rows (supportColumns).
+func projectSupport(tx *sql.Tx, seq int64, ch evidence.Checked) error {
 	s := ch.Support
 	if s == nil {
 		return nil

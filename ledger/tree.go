@@ -91,6 +91,15 @@ func leafData(ev *Event) ([]byte, error) {
 func appendTree(ctx context.Context, tx queryer, start int64, evs []Event) (tlog.Hash, error) {
 	r := newStoredHashes(ctx, tx)
 	defer r.close()
+	return r.append(start, evs)
+}
+
+// append is appendTree through r, which a caller extending the tree many times in one
+// transaction keeps: its one prepared statement is referenced by the transaction until it
+// ends, so a reader made per call would keep one per call.
+func (r *storedHashes) append(start int64, evs []Event) (tlog.Hash, error) {
+	ctx, tx := r.ctx, r.q
+	clear(r.pending)
 	first := tlog.StoredHashIndex(0, start)
 	var hashes []tlog.Hash
 	for i := range evs {

@@ -1,0 +1,133 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Checkpoints are batched. A write transaction ends with a signed checkpoint of the tree it
+// leaves when it begins the chain, rotates the key, or finds this Store's latest checkpoint
+// at least checkpointAge old or checkpointEvents events behind; otherwise the events it
+// commits are covered by the next checkpoint, which is made at most checkpointAge later: by
+// the next write that is due, by a flush the Store schedules when it commits events no
+// checkpoint covers, on demand ([Store.Checkpoint], [Store.ProofBundle], the hand-off
+// report), and at [Store.Close]. A ledger left with uncovered events (the process was
+// killed) gets its checkpoint the next time it is opened for writing.
+//
+// Why batched: every checkpoint costs an Ed25519 signature when it is recorded and another
+// when it is audited. One per transaction doubled the signatures an audit of checks
+// verifies (a check is one event in one transaction) and made recording a check a fifth
+// slower; transparency logs (the Go checksum database, Certificate Transparency) sign
+// their tree heads periodically for the same reason. A checkpoint still never covers less
+// than a whole transaction, and is still signed inside a write transaction, by the key
+// current at its last event.
+const (
+	checkpointAge    = time.Second
+	checkpointEvents = 1000
+)
+
+// checkpointDue reports whether a transaction that leaves the tree at size should sign a
+// checkpoint of it.
+func (s *Store) checkpointDue(size int64) bool {
+	s.cpMu.Lock()
+	defer s.cpMu.Unlock()
+	return s.cpAt.IsZero() || time.Since(s.cpAt) >= checkpointAge || size-s.cpSize >= checkpointEvents
+}
+
+// committed tells the batching that a transaction committed the tree up to size, with a
+// checkpoint of it (signed) or without one, in which case a flush is scheduled.
+func (s *Store) committed(size int64, signed bool) {
+	s.cpMu.Lock()
+	defer s.cpMu.Unlock()
+	s.head = max(s.head, size)
+	if signed {
+		s.cpSize, s.cpAt = max(s.cpSize, size), time.Now()
+	}
+	s.armFlushLocked()
+}
+
+// armFlushLocked schedules a flush when events this Store committed are not yet covered.
+// Call it with cpMu held.
+func (s *Store) armFlushLocked() {
+	if s.closed || s.head <= s.cpSize || s.cpTimer != nil {
+		return
+	}
+	wait := checkpointAge - time.Since(s.cpAt)
+	s.cpTimer = time.AfterFunc(max(wait, 0), func() {
+		// A failed flush (a full disk, say) is tried again a checkpointAge later; the
+		// writes that failed meanwhile say why.
+		err := s.flushCheckpoint(context.Background())
+		s.cpMu.Lock()
+		defer s.cpMu.Unlock()
+		s.cpTimer = nil
+		if err != nil {
+			s.cpAt = time.Now()
+		}
+		s.armFlushLocked()
+	})
+}
+
+// flushCheckpoint signs a checkpoint of the whole tree when events this Store committed are
+// not covered by one yet. It does nothing on a read-only Store, or when the latest
+// checkpoint (by whichever process) already covers the head.
+func (s *Store) flushCheckpoint(ctx context.Context) error {
+	if s.readOnly || s.noTree {
+		return nil
+	}
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	s.cpMu.Lock()
+	uncovered := !s.closed && s.head > s.cpSize
+	s.cpMu.Unlock()
+	if !uncovered {
+		return nil
+	}
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", storageError(err))
+	}
+	defer tx.Rollback()
+	size, err := s.checkpointHead(ctx, tx)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("checkpoint: %w", storageError(err))
+	}
+	s.cpMu.Lock()
+	s.cpSize, s.cpAt = max(s.cpSize, size), time.Now()
+	s.cpMu.Unlock()
+	return nil
+}
+
+// checkpointHead signs, in tx, a checkpoint of the tree as far as the chain's head, with the
+// key current there, unless the latest checkpoint already covers the head. It returns the
+// head's seq.
+func (s *Store) checkpointHead(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var head, cpSize int64
+	err := tx.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0), (SELECT coalesce(max(size), 0) FROM checkpoints) FROM events").Scan(&head, &cpSize)
+	if err != nil {
+		return 0, fmt.Errorf("read the chain head: %w", err)
+	}
+	if cpSize >= head {
+		return head, nil
+	}
+	current, err := chainKey(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	g, err := s.keyFor(current)
+	if err != nil {
+		return 0, err
+	}
+	root, err := treeRoot(ctx, tx, head)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.writeCheckpoint(ctx, tx, g, head, root); err != nil {
+		return 0, err
+	}
+	return head, nil
+}

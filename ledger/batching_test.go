@@ -1,0 +1,182 @@
+package ledger
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// storedCheckpoints returns the sizes of the checkpoints stored in s, in order.
+func storedCheckpoints(t *testing.T, s *Store) []int64 {
+	t.Helper()
+	rows, err := s.rdb.Query("SELECT size FROM checkpoints ORDER BY size")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var sizes []int64
+	for rows.Next() {
+		var n int64
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}
+
+func lastOf(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return xs[len(xs)-1]
+}
+
+// TestCheckpointsAreBatched: writes in quick succession share a checkpoint, which follows
+// within checkpointAge; a write after checkpointAge, a write checkpointEvents past the
+// latest, a key rotation, a request for the checkpoint and Close each leave the head covered.
+func TestCheckpointsAreBatched(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, Options{Now: testClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	// The genesis transaction always has its checkpoint.
+	if got := storedCheckpoints(t, s); len(got) != 1 || got[0] != 1 {
+		t.Fatalf("after genesis: checkpoints %v, want [1]", got)
+	}
+	// Five single-event writes at once: none is due, the flush covers them all.
+	start := time.Now()
+	for range 5 {
+		if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := storedCheckpoints(t, s); time.Since(start) < checkpointAge/2 && lastOf(got) != 1 {
+		t.Fatalf("writes within %v each signed a checkpoint: %v", checkpointAge, got)
+	}
+	deadline := time.Now().Add(3 * checkpointAge)
+	for lastOf(storedCheckpoints(t, s)) != 6 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint of the head 6 within %v: %v", 3*checkpointAge, storedCheckpoints(t, s))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := storedCheckpoints(t, s); len(got) != 2 {
+		t.Fatalf("the flush signed %v, want one checkpoint for the five writes", got)
+	}
+
+	// A write checkpointEvents past the latest checkpoint signs in its own transaction.
+	if _, err := s.Record(ctx, "system", noteDrafts(checkpointEvents)...); err != nil {
+		t.Fatal(err)
+	}
+	if head := int64(6 + checkpointEvents); lastOf(storedCheckpoints(t, s)) != head {
+		t.Fatalf("a write of %d events: checkpoints %v, want the head %d covered at once", checkpointEvents, storedCheckpoints(t, s), head)
+	}
+	head := int64(6 + checkpointEvents)
+
+	// A write after checkpointAge signs in its own transaction.
+	time.Sleep(checkpointAge + 50*time.Millisecond)
+	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+		t.Fatal(err)
+	}
+	head++
+	if lastOf(storedCheckpoints(t, s)) != head {
+		t.Fatalf("a write after %v: checkpoints end at %d, want %d", checkpointAge, lastOf(storedCheckpoints(t, s)), head)
+	}
+
+	// A key rotation always signs (with the new key: the audit checks it).
+	if _, err := s.RotateKey(ctx); err != nil {
+		t.Fatal(err)
+	}
+	head++
+	if lastOf(storedCheckpoints(t, s)) != head {
+		t.Fatalf("a key rotation: checkpoints end at %d, want %d", lastOf(storedCheckpoints(t, s)), head)
+	}
+
+	// Asking for the checkpoint covers the head at once.
+	if _, err := s.Record(ctx, "system", noteDrafts(2)...); err != nil {
+		t.Fatal(err)
+	}
+	head += 2
+	cp, err := s.Checkpoint(ctx)
+	if err != nil || cp.Size != head {
+		t.Fatalf("Checkpoint after a write: size %d (%v), want the head %d", cp.Size, err, head)
+	}
+	mustAuditOK(t, s)
+
+	// Close covers what is left.
+	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+		t.Fatal(err)
+	}
+	head++
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := OpenReadOnly(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if cp, err := ro.Checkpoint(ctx); err != nil || cp.Size != head {
+		t.Fatalf("after Close: latest checkpoint %d (%v), want the head %d", cp.Size, err, head)
+	}
+	if rep, err := ro.Audit(ctx); err != nil || !rep.OK {
+		t.Fatalf("audit: %+v %v", rep, err)
+	}
+	s, err = Open(ctx, dir, Options{Now: testClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUncoveredTailIsCheckpointedOnOpen: a ledger whose last writes no checkpoint covers (its
+// process was killed before the flush) gets one the next time it is opened for writing.
+func TestUncoveredTailIsCheckpointedOnOpen(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	if _, err := s.Record(ctx, "system", noteDrafts(3)...); err != nil {
+		t.Fatal(err)
+	}
+	// A copy taken now is what a killed process leaves: its tail has no checkpoint.
+	copyDir := t.TempDir()
+	if _, err := s.wdb.Exec("VACUUM INTO ?", filepath.Join(copyDir, dbFileName)); err != nil {
+		t.Fatal(err)
+	}
+	copyKey(t, s, copyDir)
+	ro, err := OpenReadOnly(ctx, copyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp, err := ro.Checkpoint(ctx); err != nil || cp.Size != 1 {
+		t.Fatalf("the copy's latest checkpoint: %d (%v), want 1 (the tail uncovered)", cp.Size, err)
+	}
+	if rep, err := ro.Audit(ctx); err != nil || !rep.OK {
+		t.Fatalf("an uncovered tail is no finding: %+v %v", rep, err)
+	}
+	ro.Close()
+	w, err := Open(ctx, copyDir, Options{Now: testClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if got := storedCheckpoints(t, w); lastOf(got) != 4 {
+		t.Fatalf("opened for writing: checkpoints %v, want the head 4 covered", got)
+	}
+}
+
+// copyKey copies s's signing key into dir, mode 0600.
+func copyKey(t *testing.T, s *Store, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.dir, keyFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, keyFileName), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
