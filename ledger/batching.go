@@ -102,6 +102,14 @@ func (s *Store) flushCheckpoint(ctx context.Context) error {
 	return nil
 }
 
+// coverHead signs a checkpoint of the head before a reader that hands out the latest one
+// (the checkpoint itself, a proof bundle, a report, a WARC export, a witness request). A
+// failure to write it (a full disk) is not the reader's: the latest stored checkpoint is
+// still valid and is handed out, and the next write says what is wrong.
+func (s *Store) coverHead(ctx context.Context) {
+	_ = s.flushCheckpoint(ctx)
+}
+
 // checkpointHead signs, in tx, a checkpoint of the tree as far as the chain's head, with the
 // key current there, unless the latest checkpoint already covers the head. It returns the
 // head's seq.

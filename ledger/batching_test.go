@@ -180,3 +180,43 @@ func copyKey(t *testing.T, s *Store, dir string) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckpointServedWhenTheFlushFails: asking for the checkpoint when none covers the head
+// and none can be written (the database refuses writes) hands out the latest stored one,
+// which is still valid; once writes work again the head is covered.
+func TestCheckpointServedWhenTheFlushFails(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	if _, err := s.Record(ctx, "system", noteDrafts(2)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.wdb.Exec("PRAGMA query_only = 1"); err != nil {
+		t.Fatal(err)
+	}
+	cp, err := s.Checkpoint(ctx)
+	if err != nil || cp.Size != 1 {
+		t.Fatalf("checkpoint while writes fail: size %d (%v), want the stored one of size 1", cp.Size, err)
+	}
+	if _, err := OpenCheckpoint(cp.Note, mustNoteKeys(t, s), nil); err != nil {
+		t.Fatalf("the stored checkpoint does not verify: %v", err)
+	}
+	if _, err := s.wdb.Exec("PRAGMA query_only = 0"); err != nil {
+		t.Fatal(err)
+	}
+	if cp, err := s.Checkpoint(ctx); err != nil || cp.Size != 3 {
+		t.Fatalf("checkpoint once writes work: size %d (%v), want the head 3", cp.Size, err)
+	}
+}
+
+func mustNoteKeys(t *testing.T, s *Store) []string {
+	t.Helper()
+	set, err := s.Keys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, k := range set.Keys {
+		keys = append(keys, k.NoteKey)
+	}
+	return keys
+}

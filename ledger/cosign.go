@@ -74,9 +74,7 @@ func newCosignatureVerifier(vkey string) (note.Verifier, error) {
 // the ledger's signature. It returns the checkpoint's size too. oldSize beyond the
 // checkpoint wraps [ErrInvalid].
 func (s *Store) WitnessRequest(ctx context.Context, oldSize int64) ([]byte, int64, error) {
-	if err := s.flushCheckpoint(ctx); err != nil {
-		return nil, 0, fmt.Errorf("witness request: %w", err)
-	}
+	s.coverHead(ctx)
 	tx, err := s.rdb.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("witness request: %w", err)

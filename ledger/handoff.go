@@ -80,9 +80,7 @@ type ChainPoint struct {
 // HandOff reads the hand-off report of a batch. It fails, wrapping [ErrNotFound], when the
 // batch does not exist.
 func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
-	if err := s.flushCheckpoint(ctx); err != nil {
-		return HandOff{}, fmt.Errorf("report of batch %s: %w", batchID, err)
-	}
+	s.coverHead(ctx)
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return HandOff{}, fmt.Errorf("report of batch %s: %w", batchID, err)

@@ -133,9 +133,7 @@ const bundleHeader = "c2sp.org/tlog-proof@v1"
 // witnesses' cosignatures. Whoever holds the bundle and the ledger's keys can check the one
 // event offline ([VerifyBundle]). An unknown seq wraps [ErrNotFound].
 func (s *Store) ProofBundle(ctx context.Context, seq int64) ([]byte, error) {
-	if err := s.flushCheckpoint(ctx); err != nil {
-		return nil, fmt.Errorf("proof bundle: %w", err)
-	}
+	s.coverHead(ctx)
 	tx, err := s.rdb.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("proof bundle: %w", err)

@@ -67,9 +67,7 @@ var warcNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("urn:evidence-ledger:
 // written before an error is incomplete.
 func (s *Store) ExportWARC(ctx context.Context, w io.Writer, batch string) (WARCStats, error) {
 	var st WARCStats
-	if err := s.flushCheckpoint(ctx); err != nil {
-		return st, fmt.Errorf("WARC export: %w", err)
-	}
+	s.coverHead(ctx)
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return st, fmt.Errorf("WARC export: %w", err)
