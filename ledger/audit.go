@@ -784,7 +784,8 @@ func (r *replay) close() {
 }
 
 // compareTable walks a projection table in the store and in the replay side by side and
-// reports the first row that differs.
+// reports the first row that differs. The rebuilt side is read on a goroutine of its own, a
+// bounded number of rows ahead (rowStream), so that the two sides are read on two cores.
 func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projectionTable, probs *problemList) error {
 	q := "SELECT * FROM " + t.name + " ORDER BY " + t.orderBy
 	a, err := stored.QueryContext(ctx, q)
@@ -792,32 +793,31 @@ func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projec
 		return err
 	}
 	defer a.Close()
-	b, err := rebuilt.QueryContext(ctx, q)
+	b, err := streamRows(ctx, rebuilt, q)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer b.close()
 	cols, err := a.Columns()
 	if err != nil {
 		return err
 	}
-	va, vb := make([]any, len(cols)), make([]any, len(cols))
-	pa, pb := make([]any, len(cols)), make([]any, len(cols))
+	va, pa := make([]any, len(cols)), make([]any, len(cols))
 	for i := range cols {
-		pa[i], pb[i] = &va[i], &vb[i]
+		pa[i] = &va[i]
 	}
-	for row := 1; ; row++ {
-		hasA, hasB := a.Next(), b.Next()
+	for {
+		hasA := a.Next()
+		vb, err := b.next()
+		if err != nil {
+			return err
+		}
+		hasB := vb != nil
 		if !hasA && !hasB {
 			break
 		}
 		if hasA {
 			if err = scanValues(a, va, pa); err != nil {
-				return err
-			}
-		}
-		if hasB {
-			if err = scanValues(b, vb, pb); err != nil {
 				return err
 			}
 		}
@@ -828,6 +828,8 @@ func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projec
 		case !hasA:
 			probs.add(0, t.name, "table %s: row %s, rebuilt from the events, is missing from the store", t.name, describeRow(cols, showValues(vb)))
 			return nil
+		case len(vb) != len(cols):
+			return fmt.Errorf("table %s has %d columns in the store but %d when rebuilt", t.name, len(cols), len(vb))
 		}
 		for i := range cols {
 			if !sameValue(va[i], vb[i]) {
@@ -836,10 +838,102 @@ func compareTable(ctx context.Context, stored *sql.Tx, rebuilt *sql.DB, t projec
 			}
 		}
 	}
-	if err := a.Err(); err != nil {
-		return err
+	return a.Err()
+}
+
+// rowStream reads the rows of a query on a goroutine of its own, at most
+// rowStreamChunks*rowStreamChunk rows ahead of its reader.
+type rowStream struct {
+	chunks chan rowChunk
+	stop   chan struct{}
+	done   chan struct{}
+	cur    [][]any
+	err    error
+}
+
+type rowChunk struct {
+	rows [][]any
+	err  error
+}
+
+const (
+	rowStreamChunk  = 256
+	rowStreamChunks = 4
+)
+
+// streamRows runs query on db and starts reading its rows; close stops it.
+func streamRows(ctx context.Context, db *sql.DB, query string) (*rowStream, error) {
+	rows, err := db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
 	}
-	return b.Err()
+	cols, err := rows.Columns()
+	if err != nil {
+		rows.Close()
+		return nil, err
+	}
+	st := &rowStream{chunks: make(chan rowChunk, rowStreamChunks), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(st.done)
+		defer close(st.chunks)
+		defer rows.Close()
+		send := func(c rowChunk) bool {
+			select {
+			case st.chunks <- c:
+				return true
+			case <-st.stop:
+				return false
+			}
+		}
+		chunk := make([][]any, 0, rowStreamChunk)
+		ptrs := make([]any, len(cols))
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				send(rowChunk{err: err})
+				return
+			}
+			if chunk = append(chunk, vals); len(chunk) == rowStreamChunk {
+				if !send(rowChunk{rows: chunk}) {
+					return
+				}
+				chunk = make([][]any, 0, rowStreamChunk)
+			}
+		}
+		if len(chunk) > 0 && !send(rowChunk{rows: chunk}) {
+			return
+		}
+		if err := rows.Err(); err != nil {
+			send(rowChunk{err: err})
+		}
+	}()
+	return st, nil
+}
+
+// next returns the next row, or nil after the last.
+func (st *rowStream) next() ([]any, error) {
+	for len(st.cur) == 0 {
+		if st.err != nil {
+			return nil, st.err
+		}
+		c, ok := <-st.chunks
+		if !ok {
+			return nil, nil
+		}
+		st.cur, st.err = c.rows, c.err
+	}
+	row := st.cur[0]
+	st.cur = st.cur[1:]
+	return row, nil
+}
+
+// close stops the reading goroutine and waits for it to release its rows.
+func (st *rowStream) close() {
+	close(st.stop)
+	<-st.done
 }
 
 // scanValues scans a row into vals (through ptrs, pointers to its elements), keeping each
