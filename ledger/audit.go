@@ -110,10 +110,17 @@ func (p *problemList) report(events int64, head, root string) Report {
 // auditBatch is a run of consecutive events handed to the signature workers (and, in Audit,
 // to the replay). pubs[i] is the key evs[i] must verify under, or nil when the event cannot
 // be verified (the problem has been reported).
+//
+// In Audit, the worker that takes a batch also decodes its payloads for the replay first
+// (decoded, decodeErr) and then closes ready; the replay waits for it.
 type auditBatch struct {
 	evs  []Event
 	pubs []ed25519.PublicKey
 	cps  []checkpointJob
+
+	decoded   []any
+	decodeErr []error
+	ready     chan struct{} // nil when nothing replays
 }
 
 // checkpointJob is a stored checkpoint whose signature a worker checks: it must verify under
@@ -155,7 +162,7 @@ type chainChecker struct {
 
 	batch  auditBatch
 	jobs   chan auditBatch
-	replay chan<- []Event // also receives every batch's events, or nil
+	replay chan<- auditBatch // also receives every batch, or nil
 	wg     sync.WaitGroup
 }
 
@@ -170,6 +177,12 @@ func newChainChecker(probs *problemList, anchors *KeyHistory) *chainChecker {
 		go func() {
 			defer c.wg.Done()
 			for b := range c.jobs {
+				if b.ready != nil {
+					for i := range b.evs {
+						b.decoded[i], b.decodeErr[i] = decodeEvent(&b.evs[i])
+					}
+					close(b.ready)
+				}
 				for i := range b.evs {
 					if b.pubs[i] != nil {
 						c.verify(&b.evs[i], b.pubs[i])
@@ -338,9 +351,13 @@ func (c *chainChecker) flush() {
 	if len(c.batch.evs) == 0 {
 		return
 	}
+	if c.replay != nil {
+		n := len(c.batch.evs)
+		c.batch.decoded, c.batch.decodeErr, c.batch.ready = make([]any, n), make([]error, n), make(chan struct{})
+	}
 	c.jobs <- c.batch
 	if c.replay != nil {
-		c.replay <- c.batch.evs
+		c.replay <- c.batch
 	}
 	c.batch = auditBatch{evs: make([]Event, 0, auditBatchSize), pubs: make([]ed25519.PublicKey, 0, auditBatchSize)}
 }
@@ -725,7 +742,7 @@ func checkBlobs(ctx context.Context, rtx *sql.Tx, probs *problemList) error {
 type replay struct {
 	dir    string
 	db     *sql.DB
-	events chan []Event
+	events chan auditBatch
 	done   chan error
 }
 
@@ -746,7 +763,7 @@ func newReplay(ctx context.Context) (*replay, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("audit: make a temporary database: %w", err)
 	}
-	return &replay{dir: dir, db: db, events: make(chan []Event, 4), done: make(chan error, 1)}, nil
+	return &replay{dir: dir, db: db, events: make(chan auditBatch, 4), done: make(chan error, 1)}, nil
 }
 
 // run applies every event it receives in one transaction, and reports on done when the
@@ -756,12 +773,18 @@ func (r *replay) run(ctx context.Context, probs *problemList) {
 	var leaves int64 // events in the rebuilt tree: a leaf for each event, in the order given
 	tree := newStoredHashes(ctx, tx)
 	defer tree.close()
-	for evs := range r.events {
+	for b := range r.events {
+		<-b.ready
 		if err != nil {
 			continue
 		}
+		evs := b.evs
 		for i := range evs {
-			if perr := apply(tx, &evs[i]); perr != nil {
+			perr := b.decodeErr[i]
+			if perr == nil {
+				perr = applyDecoded(tx, &evs[i], b.decoded[i])
+			}
+			if perr != nil {
 				probs.add(evs[i].Seq, "", "event %d: replaying it into an empty database fails: %v", evs[i].Seq, perr)
 			}
 		}

@@ -18,7 +18,7 @@ import (
 const typeCitationChecked = "citation.checked"
 
 func init() {
-	registerEvent(typeCitationChecked, projectCitationChecked)
+	registerEvent(typeCitationChecked, projectorOf(projectCitationChecked))
 	registerTable("checks", "seq")
 	registerTable("documents", "check_seq")
 	registerTable("verdicts", "check_seq, ordinal")
@@ -227,11 +227,7 @@ type citationChecked struct {
 // projectCitationChecked appends the check (keyed by the event's seq), its document and
 // verdicts, sets the citation's status, note, excerpt and last check, and recomputes its
 // claim.
-func projectCitationChecked(tx *sql.Tx, ev *Event) error {
-	var p citationChecked
-	if err := decodePayload(ev, &p); err != nil {
-		return err
-	}
+func projectCitationChecked(tx *sql.Tx, ev *Event, p *citationChecked) error {
 	ch := p.Checked
 	if err := checkCheckedPayload(ch); err != nil {
 		return err

@@ -76,7 +76,7 @@ func mustAuditOK(t testing.TB, s *Store) Report {
 
 // note.added is an event type for tests only; it has no projection table.
 func init() {
-	registerEvent("note.added", func(*sql.Tx, *Event) error { return nil })
+	registerEvent("note.added", projectorOf(func(*sql.Tx, *Event, *json.RawMessage) error { return nil }))
 }
 
 func writeJSON(t testing.TB, w io.Writer, v any) {

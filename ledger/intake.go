@@ -34,7 +34,7 @@ const (
 )
 
 func init() {
-	registerEvent(typeBatchImported, projectBatchImported)
+	registerEvent(typeBatchImported, projectorOf(projectBatchImported))
 	registerTable("batches", "id")
 	registerTable("sources", "id")
 	registerTable("claims", "id")
@@ -181,11 +181,7 @@ func draftBatch(paste []byte, research evidence.Research) (batchImported, error)
 
 // projectBatchImported creates the batch, its claims and citations (reported, no strength)
 // and the sources not yet known (as leads).
-func projectBatchImported(tx *sql.Tx, ev *Event) error {
-	var p batchImported
-	if err := decodePayload(ev, &p); err != nil {
-		return err
-	}
+func projectBatchImported(tx *sql.Tx, ev *Event, p *batchImported) error {
 	if !validID("b_", p.Batch) || len(p.Claims) == 0 {
 		return fmt.Errorf("batch %q: want a b_ id and at least one claim: %w", p.Batch, ErrInvalid)
 	}

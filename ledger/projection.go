@@ -7,10 +7,30 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// A projector applies one event to the projection tables. It depends on nothing but the
-// event and the projection tables as they stand (no clock, no randomness, no other tables),
-// so that replaying the chain into an empty database rebuilds them exactly.
-type projector func(tx *sql.Tx, ev *Event) error
+// A projector applies one event to the projection tables, in two steps: decode reads the
+// event's payload and depends on nothing else, so the audit runs it on its signature
+// workers, ahead of the replay; apply writes the tables. Together they depend on nothing
+// but the event and the projection tables as they stand (no clock, no randomness, no other
+// tables), so that replaying the chain into an empty database rebuilds them exactly.
+type projector struct {
+	decode func(ev *Event) (any, error)
+	apply  func(tx *sql.Tx, ev *Event, payload any) error
+}
+
+// projectorOf makes the projector of an event type whose payload decodes into a T (with
+// decodePayload) and which apply writes to the tables.
+func projectorOf[T any](apply func(tx *sql.Tx, ev *Event, p *T) error) projector {
+	return projector{
+		decode: func(ev *Event) (any, error) {
+			p := new(T)
+			if err := decodePayload(ev, p); err != nil {
+				return nil, err
+			}
+			return p, nil
+		},
+		apply: func(tx *sql.Tx, ev *Event, payload any) error { return apply(tx, ev, payload.(*T)) },
+	}
+}
 
 // eventType is a registered event type.
 type eventType struct {
@@ -66,30 +86,44 @@ func registerTable(name, orderBy string) {
 // replay). Record and the replay both project through it, so they read every payload alike.
 func decodePayload(ev *Event, v any) error { return jsonv1.Unmarshal(ev.Payload, v) }
 
-// apply runs the projector of ev's type.
+// apply runs the projector of ev's type: it decodes the payload and applies it.
 func apply(tx *sql.Tx, ev *Event) error {
+	payload, err := decodeEvent(ev)
+	if err != nil {
+		return err
+	}
+	return applyDecoded(tx, ev, payload)
+}
+
+// decodeEvent runs the decode step of ev's projector. It reads nothing but ev.
+func decodeEvent(ev *Event) (any, error) {
 	et, ok := eventTypes[ev.Type]
 	if !ok {
-		return fmt.Errorf("event %d: type %q has no projector", ev.Seq, ev.Type)
+		return nil, fmt.Errorf("event %d: type %q has no projector", ev.Seq, ev.Type)
 	}
-	if err := et.project(tx, ev); err != nil {
+	payload, err := et.project.decode(ev)
+	if err != nil {
+		return nil, fmt.Errorf("event %d (%s): project: %w", ev.Seq, ev.Type, err)
+	}
+	return payload, nil
+}
+
+// applyDecoded runs the apply step of ev's projector on the payload decodeEvent gave.
+func applyDecoded(tx *sql.Tx, ev *Event, payload any) error {
+	if err := eventTypes[ev.Type].project.apply(tx, ev, payload); err != nil {
 		return fmt.Errorf("event %d (%s): project: %w", ev.Seq, ev.Type, err)
 	}
 	return nil
 }
 
 func init() {
-	registerInternalEvent(typeKeyCreated, projectKey)
-	registerInternalEvent(typeKeyRotated, projectKey)
+	registerInternalEvent(typeKeyCreated, projectorOf(projectKey))
+	registerInternalEvent(typeKeyRotated, projectorOf(projectKey))
 	registerTable("keys", "seq")
 }
 
 // projectKey records the key a key.created or key.rotated event names.
-func projectKey(tx *sql.Tx, ev *Event) error {
-	var p keyPayload
-	if err := decodePayload(ev, &p); err != nil {
-		return err
-	}
+func projectKey(tx *sql.Tx, ev *Event, p *keyPayload) error {
 	_, err := tx.Exec("INSERT INTO keys (id, public_key, seq, at) VALUES (?, ?, ?, ?)", p.KeyID, p.PublicKey, ev.Seq, ev.At)
 	return err
 }

@@ -11,8 +11,8 @@ import (
 )
 
 func init() {
-	registerEvent(typeSeamOpened, projectSeamOpened)
-	registerEvent(typeSeamResolved, projectSeamResolved)
+	registerEvent(typeSeamOpened, projectorOf(projectSeamOpened))
+	registerEvent(typeSeamResolved, projectorOf(projectSeamResolved))
 	registerTable("seams", "id")
 	registerTable("seam_claims", "seam, claim")
 	registerTable("seam_citations", "seam, citation")
@@ -208,15 +208,11 @@ func nonNil(xs []string) []string {
 }
 
 // projectSeamOpened creates the seam (open) and links its claims and citations.
-func projectSeamOpened(tx *sql.Tx, ev *Event) error {
-	var p seamOpened
-	if err := decodePayload(ev, &p); err != nil {
+func projectSeamOpened(tx *sql.Tx, ev *Event, p *seamOpened) error {
+	if err := checkSeamShape(*p); err != nil {
 		return err
 	}
-	if err := checkSeamShape(p); err != nil {
-		return err
-	}
-	claims, err := seamClaims(context.Background(), tx, p)
+	claims, err := seamClaims(context.Background(), tx, *p)
 	if err != nil {
 		return err
 	}
@@ -298,11 +294,7 @@ func (s *Store) ResolveSeam(ctx context.Context, actor, id, decision, reason str
 
 // projectSeamResolved closes the seam and, for a seam about one citation, applies the
 // decision to the citation and recomputes its claim.
-func projectSeamResolved(tx *sql.Tx, ev *Event) error {
-	var p seamResolved
-	if err := decodePayload(ev, &p); err != nil {
-		return err
-	}
+func projectSeamResolved(tx *sql.Tx, ev *Event, p *seamResolved) error {
 	var kind, state string
 	if err := tx.QueryRow("SELECT kind, state FROM seams WHERE id = ?", p.Seam).Scan(&kind, &state); err != nil {
 		return notFound(err, fmt.Sprintf("seam %q", p.Seam))

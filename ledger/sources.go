@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	registerEvent(typeSourceClassified, projectSourceClassified)
+	registerEvent(typeSourceClassified, projectorOf(projectSourceClassified))
 }
 
 // maxPublisher is the longest publisher name, in characters.
@@ -78,11 +78,7 @@ func (s *Store) ClassifySource(ctx context.Context, actor, id string, class evid
 
 // projectSourceClassified sets the class (and publisher, when given) and recomputes every
 // claim with a found citation from the source.
-func projectSourceClassified(tx *sql.Tx, ev *Event) error {
-	var p sourceClassified
-	if err := decodePayload(ev, &p); err != nil {
-		return err
-	}
+func projectSourceClassified(tx *sql.Tx, ev *Event, p *sourceClassified) error {
 	if !p.Class.Valid() {
 		return fmt.Errorf("class %q: %w", p.Class, ErrInvalid)
 	}

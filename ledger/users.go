@@ -33,15 +33,11 @@ type User struct {
 func (u User) CanWrite() bool { return u.Role == RoleOperator }
 
 func init() {
-	registerInternalEvent(typeUserAdded, projectUserAdded)
+	registerInternalEvent(typeUserAdded, projectorOf(projectUserAdded))
 	registerTable("users", "name")
 }
 
-func projectUserAdded(tx *sql.Tx, ev *Event) error {
-	var u User
-	if err := decodePayload(ev, &u); err != nil {
-		return err
-	}
+func projectUserAdded(tx *sql.Tx, ev *Event, u *User) error {
 	_, err := tx.Exec("INSERT INTO users (name, role, seq, at) VALUES (?, ?, ?, ?)", u.Name, u.Role, ev.Seq, ev.At)
 	return err
 }
