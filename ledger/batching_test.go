@@ -56,7 +56,9 @@ func TestCheckpointsAreBatched(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := storedCheckpoints(t, s); time.Since(start) < checkpointAge/2 && lastOf(got) != 1 {
+	// On a machine too loaded to make five writes in half a second, one of them may be due.
+	quick := time.Since(start) < checkpointAge/2
+	if got := storedCheckpoints(t, s); quick && lastOf(got) != 1 {
 		t.Fatalf("writes within %v each signed a checkpoint: %v", checkpointAge, got)
 	}
 	deadline := time.Now().Add(3 * checkpointAge)
@@ -66,7 +68,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if got := storedCheckpoints(t, s); len(got) != 2 {
+	if got := storedCheckpoints(t, s); quick && len(got) != 2 {
 		t.Fatalf("the flush signed %v, want one checkpoint for the five writes", got)
 	}
 
