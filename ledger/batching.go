@@ -12,15 +12,16 @@ import (
 // at least checkpointAge old or checkpointEvents events behind; otherwise the events it
 // commits are covered by the next checkpoint, which is made at most checkpointAge later: by
 // the next write that is due, by a flush the Store schedules when it commits events no
-// checkpoint covers, on demand ([Store.Checkpoint], [Store.ProofBundle], the hand-off
-// report), and at [Store.Close]. A ledger left with uncovered events (the process was
-// killed) gets its checkpoint the next time it is opened for writing.
+// checkpoint covers, on demand (coverHead: [Store.Checkpoint], [Store.ProofBundle],
+// [Store.HandOff], [Store.ExportWARC], [Store.WitnessRequest]), and at [Store.Close]. A
+// ledger left with uncovered events (the process was killed) gets its checkpoint the next
+// time it is opened for writing.
 //
 // Why batched: every checkpoint costs an Ed25519 signature when it is recorded and another
 // when it is audited. One per transaction doubled the signatures an audit of checks
-// verifies (a check is one event in one transaction) and made recording a check a fifth
-// slower; transparency logs (the Go checksum database, Certificate Transparency) sign
-// their tree heads periodically for the same reason. A checkpoint still never covers less
+// verifies (a check is one event in one transaction) and stored about 280 bytes per check;
+// transparency logs (the Go checksum database, Certificate Transparency) sign their tree
+// heads periodically for the same reason. A checkpoint still never covers less
 // than a whole transaction, and is still signed inside a write transaction, by the key
 // current at its last event.
 const (
