@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"regexp"
 	"runtime/debug"
 	"strconv"
@@ -209,9 +210,31 @@ func TestSignInAddressBackoff(t *testing.T) {
 	}
 }
 
+// hammerChildEnv marks the test process that runs one hammer test alone.
+const hammerChildEnv = "LEDGER_TEST_HAMMER_CHILD"
+
+// inOwnProcess runs the calling test again in a process of its own (this test binary, with
+// -test.run naming it alone) and reports true when it did so here: the caller returns, and
+// the child's verdict is this test's. The hammer tests hold a process's peak memory to a
+// bound, so that process must run nothing else; in the child it returns false.
+func inOwnProcess(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(hammerChildEnv) == t.Name() {
+		return false
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v")
+	cmd.Env = append(os.Environ(), hammerChildEnv+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s in a process of its own:\n%s", t.Name(), out)
+	if err != nil {
+		t.Fatalf("%s in a process of its own: %v", t.Name(), err)
+	}
+	return true
+}
+
 // peakRSS resets the kernel's peak resident size of this process and returns a function
-// that reads the peak since, in bytes. It first hands the memory earlier tests left behind
-// back to the system, so that the peak measured is this test's own.
+// that reads the peak since, in bytes. It first hands memory the process no longer uses
+// back to the system, so that the peak measured is the test's own.
 func peakRSS(t *testing.T) func() int64 {
 	t.Helper()
 	debug.FreeOSMemory()
@@ -232,8 +255,8 @@ func peakRSS(t *testing.T) func() int64 {
 	}
 }
 
-// maxSignInMemory is the bound the hammer tests hold the whole test process to (scaled
-// under the race detector only).
+// maxSignInMemory is the bound the hammer tests hold their process to, which runs each of
+// them alone (inOwnProcess; scaled under the race detector only).
 const maxSignInMemory = 300 << 20 * raceMemoryFactor
 
 // TestSignInHammer sends 256 concurrent sign-ins with wrong passwords, under different
@@ -241,6 +264,9 @@ const maxSignInMemory = 300 << 20 * raceMemoryFactor
 // answered 401 (hashed) or 503 with Retry-After (no slot came free), none fails or hangs,
 // and the process's peak memory stays under maxSignInMemory.
 func TestSignInHammer(t *testing.T) {
+	if inOwnProcess(t) {
+		return
+	}
 	g := newGuardFixture(t, "olga")
 	g.guard.accounts = newBackoff(limits{free: 1 << 30, entries: 1 << 20})
 	g.guard.addrs = newBackoff(limits{free: 1 << 30, entries: 1 << 20})
@@ -289,6 +315,9 @@ func TestSignInHammer(t *testing.T) {
 // once: past the free failures they are answered 429 without hashing, so they are fast and
 // memory stays bounded.
 func TestSignInHammerBackoff(t *testing.T) {
+	if inOwnProcess(t) {
+		return
+	}
 	g := newGuardFixture(t, "olga")
 	peak := peakRSS(t)
 	start := time.Now()
