@@ -149,7 +149,7 @@ func TestUncoveredTailIsCheckpointedOnOpen(t *testing.T) {
 	if _, err := s.wdb.Exec("VACUUM INTO ?", filepath.Join(copyDir, dbFileName)); err != nil {
 		t.Fatal(err)
 	}
-	copyKey(t, s, copyDir)
+	copyKey(t, s.dir, copyDir)
 	ro, err := OpenReadOnly(ctx, copyDir)
 	if err != nil {
 		t.Fatal(err)
@@ -171,10 +171,10 @@ func TestUncoveredTailIsCheckpointedOnOpen(t *testing.T) {
 	}
 }
 
-// copyKey copies s's signing key into dir, mode 0600.
-func copyKey(t *testing.T, s *Store, dir string) {
+// copyKey copies the signing key of the data directory from into dir, mode 0600.
+func copyKey(t *testing.T, from, dir string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(s.dir, keyFileName))
+	b, err := os.ReadFile(filepath.Join(from, keyFileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,8 @@ func TestCheckpointServedWhenTheFlushFails(t *testing.T) {
 	if err != nil || cp.Size != 1 {
 		t.Fatalf("checkpoint while writes fail: size %d (%v), want the stored one of size 1", cp.Size, err)
 	}
-	if _, err := OpenCheckpoint(cp.Note, mustNoteKeys(t, s), nil); err != nil {
+	keys, _ := keysOf(t, s)
+	if _, err := OpenCheckpoint(cp.Note, keys.NoteKeys, nil); err != nil {
 		t.Fatalf("the stored checkpoint does not verify: %v", err)
 	}
 	if _, err := s.wdb.Exec("PRAGMA query_only = 0"); err != nil {
@@ -208,17 +209,4 @@ func TestCheckpointServedWhenTheFlushFails(t *testing.T) {
 	if cp, err := s.Checkpoint(ctx); err != nil || cp.Size != 3 {
 		t.Fatalf("checkpoint once writes work: size %d (%v), want the head 3", cp.Size, err)
 	}
-}
-
-func mustNoteKeys(t *testing.T, s *Store) []string {
-	t.Helper()
-	set, err := s.Keys(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, k := range set.Keys {
-		keys = append(keys, k.NoteKey)
-	}
-	return keys
 }

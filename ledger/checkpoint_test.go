@@ -263,13 +263,7 @@ func TestAuditCatchesAWholesaleRewrite(t *testing.T) {
 	s.Close()
 
 	forged := t.TempDir()
-	key, err := os.ReadFile(filepath.Join(dir, keyFileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(forged, keyFileName), key, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	copyKey(t, dir, forged)
 	f, err := Open(ctx, forged, Options{Now: testClock(), Origin: origCP.Origin})
 	if err != nil {
 		t.Fatal(err)
