@@ -29,12 +29,26 @@ const (
 	checkpointEvents = 1000
 )
 
+// batchClock is what checkpoint batching reads the time from and schedules its flush with:
+// the real clock in use, a clock the tests drive in theirs.
+type batchClock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) interface{ Stop() bool }
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+func (realClock) AfterFunc(d time.Duration, f func()) interface{ Stop() bool } {
+	return time.AfterFunc(d, f)
+}
+
 // checkpointDue reports whether a transaction that leaves the tree at size should sign a
 // checkpoint of it.
 func (s *Store) checkpointDue(size int64) bool {
 	s.cpMu.Lock()
 	defer s.cpMu.Unlock()
-	return s.cpAt.IsZero() || time.Since(s.cpAt) >= checkpointAge || size-s.cpSize >= checkpointEvents
+	return s.cpAt.IsZero() || s.clock.Now().Sub(s.cpAt) >= checkpointAge || size-s.cpSize >= checkpointEvents
 }
 
 // committed tells the batching that a transaction committed the tree up to size, with a
@@ -44,7 +58,7 @@ func (s *Store) committed(size int64, signed bool) {
 	defer s.cpMu.Unlock()
 	s.head = max(s.head, size)
 	if signed {
-		s.cpSize, s.cpAt = max(s.cpSize, size), time.Now()
+		s.cpSize, s.cpAt = max(s.cpSize, size), s.clock.Now()
 	}
 	s.armFlushLocked()
 }
@@ -55,8 +69,8 @@ func (s *Store) armFlushLocked() {
 	if s.closed || s.head <= s.cpSize || s.cpTimer != nil {
 		return
 	}
-	wait := checkpointAge - time.Since(s.cpAt)
-	s.cpTimer = time.AfterFunc(max(wait, 0), func() {
+	wait := checkpointAge - s.clock.Now().Sub(s.cpAt)
+	s.cpTimer = s.clock.AfterFunc(max(wait, 0), func() {
 		// A failed flush (a full disk, say) is tried again a checkpointAge later; the
 		// writes that failed meanwhile say why.
 		err := s.flushCheckpoint(context.Background())
@@ -64,7 +78,7 @@ func (s *Store) armFlushLocked() {
 		defer s.cpMu.Unlock()
 		s.cpTimer = nil
 		if err != nil {
-			s.cpAt = time.Now()
+			s.cpAt = s.clock.Now()
 		}
 		s.armFlushLocked()
 	})
@@ -98,7 +112,7 @@ func (s *Store) flushCheckpoint(ctx context.Context) error {
 		return fmt.Errorf("checkpoint: %w", storageError(err))
 	}
 	s.cpMu.Lock()
-	s.cpSize, s.cpAt = max(s.cpSize, size), time.Now()
+	s.cpSize, s.cpAt = max(s.cpSize, size), s.clock.Now()
 	s.cpMu.Unlock()
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -27,6 +28,74 @@ func storedCheckpoints(t *testing.T, s *Store) []int64 {
 	return sizes
 }
 
+// manualClock is a batchClock that moves only when the test advances it; a timer due by
+// then runs within advance, before it returns.
+type manualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*manualTimer
+}
+
+type manualTimer struct {
+	c       *manualClock
+	at      time.Time
+	f       func()
+	stopped bool
+}
+
+func newManualClock() *manualClock {
+	return &manualClock{now: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)}
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) AfterFunc(d time.Duration, f func()) interface{ Stop() bool } {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tm := &manualTimer{c: c, at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, tm)
+	return tm
+}
+
+func (tm *manualTimer) Stop() bool {
+	tm.c.mu.Lock()
+	defer tm.c.mu.Unlock()
+	was := !tm.stopped
+	tm.stopped = true
+	return was
+}
+
+// advance moves the clock by d and runs, in order, every timer due by then, including
+// those the timers themselves set.
+func (c *manualClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		var due *manualTimer
+		for i, tm := range c.timers {
+			if !tm.stopped && !tm.at.After(c.now) {
+				due = tm
+				c.timers = append(c.timers[:i], c.timers[i+1:]...)
+				break
+			}
+		}
+		if due != nil {
+			due.stopped = true
+		}
+		c.mu.Unlock()
+		if due == nil {
+			return
+		}
+		due.f()
+	}
+}
+
 func lastOf(xs []int64) int64 {
 	if len(xs) == 0 {
 		return 0
@@ -40,7 +109,8 @@ func lastOf(xs []int64) int64 {
 func TestCheckpointsAreBatched(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir, Options{Now: testClock()})
+	clock := newManualClock()
+	s, err := Open(ctx, dir, Options{Now: testClock(), batchClock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,27 +119,23 @@ func TestCheckpointsAreBatched(t *testing.T) {
 	if got := storedCheckpoints(t, s); len(got) != 1 || got[0] != 1 {
 		t.Fatalf("after genesis: checkpoints %v, want [1]", got)
 	}
-	// Five single-event writes at once: none is due, the flush covers them all.
-	start := time.Now()
+	// Five single-event writes while the clock stands still: none is due, and the flush,
+	// checkpointAge after the genesis checkpoint, covers them all.
 	for range 5 {
 		if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// On a machine too loaded to make five writes in half a second, one of them may be due.
-	quick := time.Since(start) < checkpointAge/2
-	if got := storedCheckpoints(t, s); quick && lastOf(got) != 1 {
+	if got := storedCheckpoints(t, s); lastOf(got) != 1 {
 		t.Fatalf("writes within %v each signed a checkpoint: %v", checkpointAge, got)
 	}
-	deadline := time.Now().Add(3 * checkpointAge)
-	for lastOf(storedCheckpoints(t, s)) != 6 {
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint of the head 6 within %v: %v", 3*checkpointAge, storedCheckpoints(t, s))
-		}
-		time.Sleep(20 * time.Millisecond)
+	clock.advance(checkpointAge - time.Millisecond)
+	if got := storedCheckpoints(t, s); lastOf(got) != 1 {
+		t.Fatalf("the flush came before %v: %v", checkpointAge, got)
 	}
-	if got := storedCheckpoints(t, s); quick && len(got) != 2 {
-		t.Fatalf("the flush signed %v, want one checkpoint for the five writes", got)
+	clock.advance(time.Millisecond)
+	if got := storedCheckpoints(t, s); len(got) != 2 || lastOf(got) != 6 {
+		t.Fatalf("the flush at %v signed %v, want one checkpoint of the head 6 for the five writes", checkpointAge, got)
 	}
 
 	// A write checkpointEvents past the latest checkpoint signs in its own transaction.
@@ -82,7 +148,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 	head := int64(6 + checkpointEvents)
 
 	// A write after checkpointAge signs in its own transaction.
-	time.Sleep(checkpointAge + 50*time.Millisecond)
+	clock.advance(checkpointAge)
 	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
 	}
-	s := &Store{dir: dir, path: path, now: now, origin: opts.Origin, noTree: opts.noTree, wdb: wdb, rdb: rdb}
+	clock := opts.batchClock
+	if clock == nil {
+		clock = realClock{}
+	}
+	s := &Store{dir: dir, path: path, now: now, origin: opts.Origin, noTree: opts.noTree, clock: clock, wdb: wdb, rdb: rdb}
 	if err := migrate(ctx, wdb); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
@@ -150,7 +154,7 @@ func OpenReadOnly(ctx context.Context, dir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open ledger database %s: its schema version %d is older than this program's (%d); open it once with write access (ledger serve, import or check) to upgrade it, then audit: %w", path, version, latest, ErrInvalid)
 	}
-	return &Store{dir: dir, path: path, now: time.Now, readOnly: true, wdb: db, rdb: db}, nil
+	return &Store{dir: dir, path: path, now: time.Now, readOnly: true, clock: realClock{}, wdb: db, rdb: db}, nil
 }
 
 // openReadOnlyDB opens path with SQLite's read-only mode. A database in WAL mode whose -shm

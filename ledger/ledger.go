@@ -86,6 +86,8 @@ type Options struct {
 	// noTree records without the Merkle tree and checkpoints, as the ledger did before
 	// them: the benchmarks' baseline for what checkpoints cost.
 	noTree bool
+	// batchClock is the clock of checkpoint batching (batching.go); nil: the real one.
+	batchClock batchClock
 }
 
 // Store is an open ledger. It is safe for concurrent use by many goroutines, and several
@@ -110,7 +112,8 @@ type Store struct {
 	head    int64      // the largest tree size this Store committed
 	cpSize  int64      // the largest checkpoint this Store knows of
 	cpAt    time.Time  // when this Store last signed one; zero: the next write signs
-	cpTimer *time.Timer
+	cpTimer interface{ Stop() bool }
+	clock   batchClock // see Options.batchClock
 	closed  bool
 }
 
