@@ -30,21 +30,32 @@ type auditCall struct {
 // The run is not tied to the request that started it: a person closing the page does not
 // cancel it for those who wait. A request whose ctx ends stops waiting with ctx's error.
 func (a *auditRun) run(ctx context.Context, audit func(context.Context) (ledger.Report, error)) (*auditCall, error) {
+	return a.join(ctx, audit).wait(ctx)
+}
+
+// join returns the run of the audit going on now, or starts a new run of audit when none
+// is; ctx's values, not its end, go to the run.
+func (a *auditRun) join(ctx context.Context, audit func(context.Context) (ledger.Report, error)) *auditCall {
 	a.mu.Lock()
-	c := a.cur
-	if c == nil {
-		c = &auditCall{done: make(chan struct{}), at: time.Now()}
-		a.cur = c
-		go func() {
-			c.report, c.err = audit(context.WithoutCancel(ctx))
-			c.took = time.Since(c.at)
-			a.mu.Lock()
-			a.cur = nil
-			a.mu.Unlock()
-			close(c.done)
-		}()
+	defer a.mu.Unlock()
+	if a.cur != nil {
+		return a.cur
 	}
-	a.mu.Unlock()
+	c := &auditCall{done: make(chan struct{}), at: time.Now()}
+	a.cur = c
+	go func() {
+		c.report, c.err = audit(context.WithoutCancel(ctx))
+		c.took = time.Since(c.at)
+		a.mu.Lock()
+		a.cur = nil
+		a.mu.Unlock()
+		close(c.done)
+	}()
+	return c
+}
+
+// wait returns c once its run is over, or ctx's error when ctx ends first.
+func (c *auditCall) wait(ctx context.Context) (*auditCall, error) {
 	select {
 	case <-c.done:
 		return c, c.err

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"evidenceledger/ledger"
 )
@@ -23,27 +22,31 @@ func TestAuditRunOneAtATime(t *testing.T) {
 		<-release
 		return ledger.Report{OK: true, Events: int64(n)}, ctx.Err()
 	}
+	// Five requests join while the first one's audit is held: they all get its run.
+	calls := make([]*auditCall, 5)
+	for i := range calls {
+		calls[i] = a.join(context.Background(), audit)
+		if calls[i] != calls[0] {
+			t.Fatalf("request %d started a run of its own while one was going on", i)
+		}
+	}
+	// One of them gives up; the run goes on for the others.
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := calls[4].wait(gone); !errors.Is(err, context.Canceled) {
+		t.Errorf("a waiter that gave up: %v", err)
+	}
 	var wg sync.WaitGroup
 	results := make([]*auditCall, 4)
 	for i := range results {
 		wg.Go(func() {
-			c, err := a.run(context.Background(), audit)
+			c, err := calls[i].wait(context.Background())
 			if err != nil {
 				t.Error(err)
 			}
 			results[i] = c
 		})
 	}
-	gone, cancel := context.WithCancel(context.Background())
-	wg.Go(func() {
-		if _, err := a.run(gone, audit); !errors.Is(err, context.Canceled) {
-			t.Errorf("a waiter that gave up: %v", err)
-		}
-	})
-	// Time for every request to join the run before it ends.
-	time.Sleep(300 * time.Millisecond)
-	cancel()
-	time.Sleep(50 * time.Millisecond)
 	close(release)
 	wg.Wait()
 	if runs.Load() != 1 {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,7 +10,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 )
 
 // corpusDir holds the saved real pages (testdata/corpus/pages).
@@ -18,40 +18,68 @@ const corpusDir = "../testdata/corpus/pages"
 // corpusSite serves saved real pages on 127.0.0.1, for any host name.
 type corpusSite struct {
 	*httptest.Server
-	port string
-	// release lets the held pages answer; calling it again does nothing.
-	release func()
+	port  string
+	holds *pageHolds
 }
 
-// newCorpusSite serves saved real pages: /NAME answers corpus page NAME.html as text/html
-// after delay, and /changing/NAME answers it on the first, third, ... request and a page
-// without its text on the others, like a page edited between two fetches. robots.txt
-// allows everything. The pages named in held answer only once the site's release is called
-// (or their client gave up), so a test can keep a check running until it has seen what it
-// waits for. A missing corpus fails the test.
-func newCorpusSite(t *testing.T, delay time.Duration, held ...string) corpusSite {
+// pageHolds are the pages a test holds: a held page answers once every hold on it is
+// released (or its client gave up).
+type pageHolds struct {
+	mu       sync.Mutex
+	gates    map[string][]chan struct{}
+	releases []func()
+}
+
+// hold makes the pages named answer only once the returned release is called (calling it
+// again does nothing; the site releases every hold when the test ends). A test holds a page
+// to keep a check running until it has seen what it waits for, however fast or slow the
+// machine is.
+func (c corpusSite) hold(names ...string) (release func()) {
+	gate := make(chan struct{})
+	release = sync.OnceFunc(func() { close(gate) })
+	c.holds.mu.Lock()
+	defer c.holds.mu.Unlock()
+	for _, n := range names {
+		c.holds.gates[n] = append(c.holds.gates[n], gate)
+	}
+	c.holds.releases = append(c.holds.releases, release)
+	return release
+}
+
+// wait returns once every hold on the page is released, or when ctx ends.
+func (h *pageHolds) wait(ctx context.Context, name string) {
+	h.mu.Lock()
+	gates := slices.Clone(h.gates[name])
+	h.mu.Unlock()
+	for _, g := range gates {
+		select {
+		case <-g:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// newCorpusSite serves saved real pages: /NAME answers corpus page NAME.html as text/html,
+// and /changing/NAME answers it on the first, third, ... request and a page without its
+// text on the others, like a page edited between two fetches. robots.txt allows
+// everything. A page answers at once unless the test holds it (corpusSite.hold). A missing
+// corpus fails the test.
+func newCorpusSite(t *testing.T) corpusSite {
 	t.Helper()
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Fatalf("the saved pages are missing (%v)", err)
 	}
 	var mu sync.Mutex
 	served := map[string]int{}
-	gate := make(chan struct{})
-	release := sync.OnceFunc(func() { close(gate) })
+	holds := &pageHolds{gates: map[string][]chan struct{}{}}
 	page := func(w http.ResponseWriter, r *http.Request, name string) {
 		body, err := os.ReadFile(filepath.Join(corpusDir, filepath.Base(name)+".html"))
 		if err != nil {
 			http.Error(w, "no such page", http.StatusNotFound)
 			return
 		}
-		if slices.Contains(held, name) {
-			select {
-			case <-gate:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		time.Sleep(delay)
+		holds.wait(r.Context(), name)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write(body)
 	}
@@ -70,13 +98,21 @@ func newCorpusSite(t *testing.T, delay time.Duration, held ...string) corpusSite
 			page(w, r, r.PathValue("name"))
 			return
 		}
-		time.Sleep(delay)
+		holds.wait(r.Context(), r.PathValue("name"))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte("<!doctype html><title>Updated</title><p>This article was updated and its earlier text removed.</p>"))
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	t.Cleanup(release) // before Close, which waits for held requests
+	// Before Close, which waits for held requests: every hold is released.
+	t.Cleanup(func() {
+		holds.mu.Lock()
+		rs := holds.releases
+		holds.mu.Unlock()
+		for _, r := range rs {
+			r()
+		}
+	})
 	u, _ := url.Parse(srv.URL)
-	return corpusSite{Server: srv, port: u.Port(), release: release}
+	return corpusSite{Server: srv, port: u.Port(), holds: holds}
 }

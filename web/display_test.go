@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"evidenceledger/ledger"
 )
@@ -83,7 +82,7 @@ func TestCredentialsNeverShown(t *testing.T) {
 // TestCredentialsNeverShownAfterACheck: checked, a citation URL with credentials is refused
 // by the fetcher, and nothing the check wrote shows the credentials either.
 func TestCredentialsNeverShownAfterACheck(t *testing.T) {
-	f, jobs, site := checkPages(t, 0)
+	f, jobs, site := checkPages(t)
 	b := f.browser(t)
 	b.signIn("olga", opPassword)
 	text := "Claim 1: The Bardo museum attack was condemned.\nSource: http://alice:s3cret-word@news.test:" + site.port + "/wapo-1\nQuote: \"condemned the attack and said\"\n"
@@ -92,7 +91,7 @@ func TestCredentialsNeverShownAfterACheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := jobs.Wait(t.Context(), job, 20*time.Second); st.State != "done" {
+	if st := waitJob(t, jobs, job); st.State != "done" {
 		t.Fatalf("job: %+v", st)
 	}
 	cs, err := f.store.Claims(t.Context(), ledger.ClaimFilter{Batch: id})

@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"net/netip"
 	"strings"
 	"testing"
 
 	"evidenceledger/evidence"
-	"evidenceledger/fetch"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -85,9 +83,7 @@ func TestGateRoute(t *testing.T) {
 func TestGateRouteCheck(t *testing.T) {
 	f, at, _ := checkFixture(t)
 	// The same store, served with a checker for the gate.
-	srv := httptest.NewServer(New(Config{Ledger: f.store, Checker: verify.NewChecker(fetch.Config{
-		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1,
-	}), CheckWorkers: 2}))
+	srv := httptest.NewServer(New(Config{Ledger: f.store, Checker: verify.NewChecker(loopbackFetch()), CheckWorkers: 2}))
 	t.Cleanup(srv.Close)
 	g := fixture{srv: srv, store: f.store, operator: f.operator, auditor: f.auditor}
 	text := func(quote string) string {

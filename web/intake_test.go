@@ -15,6 +15,18 @@ import (
 )
 
 // send makes a request with a body and content type and returns the status and body.
+// waitJob long-polls GET /api/jobs/{job} until the job has ended, however long that takes
+// (the test binary's -timeout bounds it), and returns the last answer.
+func (f fixture) waitJob(t *testing.T, job, token string) (int, []byte) {
+	t.Helper()
+	for {
+		status, body := f.send(t, "GET", "/api/jobs/"+job+"?wait=60", token, "", nil)
+		if status != http.StatusOK || strings.Contains(string(body), `"state":"done"`) || strings.Contains(string(body), `"state":"failed"`) {
+			return status, body
+		}
+	}
+}
+
 func (f fixture) send(t *testing.T, method, path, token, contentType string, body []byte) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, f.srv.URL+path, bytes.NewReader(body))

@@ -6,20 +6,32 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"evidenceledger/fetch"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
 
 // checkPages is a page server with real check jobs over saved real pages on loopback.
-func checkPages(t *testing.T, delay time.Duration) (pageFixture, *verify.Jobs, corpusSite) {
+// waitJob waits for the job to end, however long the machine takes (the test binary's
+// -timeout bounds it), and returns its last status.
+func waitJob(t *testing.T, jobs *verify.Jobs, id string) verify.JobStatus {
+	t.Helper()
+	for {
+		st, ok := jobs.Wait(t.Context(), id, verify.MaxWait)
+		if !ok {
+			t.Fatalf("no job %s", id)
+		}
+		if st.State == verify.JobDone || st.State == verify.JobFailed {
+			return st
+		}
+	}
+}
+
+func checkPages(t *testing.T) (pageFixture, *verify.Jobs, corpusSite) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
@@ -32,10 +44,8 @@ func checkPages(t *testing.T, delay time.Duration) (pageFixture, *verify.Jobs, c
 			t.Fatal(err)
 		}
 	}
-	site := newCorpusSite(t, delay)
-	jobs := verify.NewJobs(st, verify.NewChecker(fetch.Config{
-		Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: loopback{}, MinDelay: -1,
-	}), 2)
+	site := newCorpusSite(t)
+	jobs := verify.NewJobs(st, verify.NewChecker(loopbackFetch()), 2)
 	t.Cleanup(jobs.Close)
 	srv := httptest.NewServer(New(Config{Ledger: st, Jobs: jobs}))
 	t.Cleanup(srv.Close)
@@ -43,7 +53,7 @@ func checkPages(t *testing.T, delay time.Duration) (pageFixture, *verify.Jobs, c
 }
 
 func TestCheckProgress(t *testing.T) {
-	f, jobs, site := checkPages(t, 500*time.Millisecond)
+	f, jobs, site := checkPages(t)
 	b := f.browser(t)
 	b.signIn("olga", opPassword)
 	// 002's text holds a literal "<img>" (decoded from &lt;img&gt;); it must stay text.
@@ -56,6 +66,8 @@ Source: http://news.test:{{port}}/wapo-1
 Quote: "condemned the attack and said"
 `)
 	id := commitPaste(t, b, paste)
+	// Both pages are held until the page of the running check has been read.
+	release := site.hold("002", "wapo-1")
 
 	p := b.get("/batches/" + id)
 	if !strings.Contains(p.body, `id="check-button"`) || strings.Contains(p.body, `hx-trigger="every 1s"`) {
@@ -82,8 +94,9 @@ Quote: "condemned the attack and said"
 	if !strings.HasPrefix(strings.TrimSpace(p.body), `<section id="progress"`) || strings.Contains(p.body, "<html") {
 		t.Fatalf("progress fragment: %s", p.body)
 	}
-	if st, ok := jobs.Wait(context.Background(), m[1], 30*time.Second); !ok || st.State != verify.JobDone {
-		t.Fatalf("job: %+v %v", st, ok)
+	release()
+	if st := waitJob(t, jobs, m[1]); st.State != verify.JobDone {
+		t.Fatalf("job: %+v", st)
 	}
 	p = b.get(loc, "HX-Request", "true")
 	if strings.Contains(p.body, "hx-trigger") || !strings.Contains(p.body, "Check done: 2 of 2 citation(s) checked; every checkable citation found at its source.") || !strings.Contains(p.body, "2 found at source") ||
@@ -157,7 +170,7 @@ Quote: "condemned the attack and said"
 }
 
 func TestCheckRefusals(t *testing.T) {
-	f, _, site := checkPages(t, 0)
+	f, _, site := checkPages(t)
 	op := f.browser(t)
 	op.signIn("olga", opPassword)
 	id := commitPaste(t, op, "Claim: A fact.\nSource: http://news.test:"+site.port+"/wapo-1\nQuote: \"condemned the attack and said\"\n")
@@ -189,7 +202,7 @@ func TestCheckRefusals(t *testing.T) {
 // checkable citation was found, red when most were not (or none could be checked), amber in
 // between, and the summary counts the others by reason.
 func TestCheckSummaryBanner(t *testing.T) {
-	f, jobs, site := checkPages(t, 0)
+	f, jobs, site := checkPages(t)
 	b := f.browser(t)
 	b.signIn("olga", opPassword)
 	// Each citation on its own host: the checker's fetcher allows only a few requests of one
@@ -216,7 +229,7 @@ func TestCheckSummaryBanner(t *testing.T) {
 			if p.status != http.StatusSeeOther || job == nil {
 				t.Fatalf("check: %d %q", p.status, loc)
 			}
-			if st, ok := jobs.Wait(context.Background(), job[1], 30*time.Second); !ok || st.State != verify.JobDone {
+			if st := waitJob(t, jobs, job[1]); st.State != verify.JobDone {
 				t.Fatalf("job: %+v", st)
 			}
 			p = b.get(loc)

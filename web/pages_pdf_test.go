@@ -13,13 +13,27 @@ import (
 	"testing"
 	"time"
 
+	"evidenceledger/fetch"
 	"evidenceledger/verify"
 )
+
+// warmPDFium compiles the PDF engine before the test's checks read a PDF and logs what the
+// compile took: it happens once per test binary, and on a slow machine (the race detector,
+// a cold, loaded CI runner) it is the slowest step, so the log says why a PDF test was slow.
+func warmPDFium(t *testing.T) {
+	t.Helper()
+	took, err := fetch.WarmPDFium()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("PDFium's WebAssembly module was compiled once in this test binary, in %s", took.Round(time.Millisecond))
+}
 
 // TestClaimPageOfPDF checks a quote in a PDF served on loopback through the pages: the claim
 // page gives the page the quote is on, the page's own words, and the PDF's page count and
 // engines.
 func TestClaimPageOfPDF(t *testing.T) {
+	warmPDFium(t)
 	pdf, err := os.ReadFile("../testdata/pdf/report.pdf")
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +48,7 @@ func TestClaimPageOfPDF(t *testing.T) {
 	t.Cleanup(pdfSite.Close)
 	port := pdfSite.URL[strings.LastIndex(pdfSite.URL, ":")+1:]
 
-	f, jobs, _ := checkPages(t, 0)
+	f, jobs, _ := checkPages(t)
 	b := f.browser(t)
 	b.signIn("olga", opPassword)
 	id := commitPaste(t, b, `Claim 1: The February flood was the third highest on record.
@@ -46,8 +60,8 @@ Quote: "the third highest since records began"
 	if m == nil {
 		t.Fatalf("start the check: %d %s", p.status, p.body)
 	}
-	if st, ok := jobs.Wait(context.Background(), m[1], 60*time.Second); !ok || st.State != verify.JobDone {
-		t.Fatalf("job: %+v %v", st, ok)
+	if st := waitJob(t, jobs, m[1]); st.State != verify.JobDone {
+		t.Fatalf("job: %+v", st)
 	}
 	batch, _ := f.store.Batch(context.Background(), id)
 	p = b.get("/claims/" + batch.Claims[0].ID)

@@ -149,7 +149,7 @@ func TestReportRoutes(t *testing.T) {
 	if status != 202 {
 		t.Fatalf("check: %d %s", status, body)
 	}
-	if status, body = f.send(t, "GET", "/api/jobs/"+job+"?wait=20", f.auditor, "", nil); !strings.Contains(string(body), `"state":"done"`) {
+	if status, body = f.waitJob(t, job, f.auditor); !strings.Contains(string(body), `"state":"done"`) {
 		t.Fatalf("job: %d %s", status, body)
 	}
 	if _, err := f.store.OpenSeam(ctx, "user:olga", ledger.SeamRequest{Kind: evidence.SeamAbsence, Summary: "no primary source says so", Claims: []string{b.Claims[2].ID}}); err != nil {

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // readmeFirstCommands returns the commands of the README's first sh block, comments
@@ -66,7 +65,9 @@ func TestFreshClone(t *testing.T) {
 
 	// 1. The server. Port 0 instead of 8080, so the test never collides with a server
 	// already running; everything else is the README's command, run in the clone.
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	// No deadline of its own: on a cold, loaded machine the first build takes what it
+	// takes, and the test binary's -timeout bounds it.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	serve := exec.CommandContext(ctx, "go", "run", "./cmd/ledger", "serve", "--addr", "127.0.0.1:0")
 	serve.Dir = clone
@@ -101,8 +102,6 @@ func TestFreshClone(t *testing.T) {
 	case <-logDone:
 		_ = serve.Wait()
 		t.Fatalf("go run ./cmd/ledger serve stopped before serving:\n%s", log.String())
-	case <-ctx.Done():
-		t.Fatal("go run ./cmd/ledger serve did not start within 8 minutes")
 	}
 	resp, err := http.Get(base + "/healthz")
 	if err != nil {
@@ -150,20 +149,16 @@ func TestFreshClone(t *testing.T) {
 }
 
 // cleanEnv is the environment without the variables that would point the clone's commands
-// at this checkout's data. It adds -trimpath to GOFLAGS: the clone's folder is new each
-// time, and without -trimpath the build cache keys on the folder, so every run would compile
-// and link the whole repository afresh; with it, a second run reuses the first one's work.
+// at this checkout's data. The build flags stay as they are: the modules the clone needs are
+// the ones this checkout's build already compiled, at the same paths in the module cache,
+// so the clone compiles only its own few packages, even on a machine whose cache was empty
+// when the tests began (-trimpath would make it compile every dependency a second time).
 func cleanEnv() []string {
 	var env []string
-	flags := "-trimpath"
 	for _, kv := range os.Environ() {
-		switch {
-		case strings.HasPrefix(kv, "LEDGER_DATA="):
-		case strings.HasPrefix(kv, "GOFLAGS="):
-			flags = strings.TrimSpace(strings.TrimPrefix(kv, "GOFLAGS=") + " -trimpath")
-		default:
+		if !strings.HasPrefix(kv, "LEDGER_DATA=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "GOFLAGS="+flags)
+	return env
 }

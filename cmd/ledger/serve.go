@@ -9,8 +9,10 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
+	"evidenceledger/fetch"
 	"evidenceledger/verify"
 	"evidenceledger/web"
 )
@@ -85,6 +87,22 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
+	// The PDF engine is compiled now rather than by the first PDF a check reads; what it
+	// took is said unless the server stops first.
+	var said sync.Mutex
+	stopped := false
+	go func() {
+		took, err := fetch.WarmPDFium()
+		said.Lock()
+		defer said.Unlock()
+		switch {
+		case stopped:
+		case err != nil:
+			fmt.Fprintf(e.stderr, "ledger: the PDFium engine did not start, so checks of PDFs will say it failed: %v\n", err)
+		default:
+			fmt.Fprintf(e.stderr, "ledger: PDF engine ready (PDFium compiled in %s)\n", took.Round(time.Millisecond))
+		}
+	}()
 	if len(witnesses) > 0 {
 		wctx, stop := context.WithCancel(ctx)
 		wdone := make(chan struct{})
@@ -99,6 +117,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	case <-ctx.Done():
 	}
+	said.Lock()
+	stopped = true
+	said.Unlock()
 	fmt.Fprintln(e.stderr, "ledger: shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // startServe runs `ledger serve` with args on a free loopback port until the test ends, and
@@ -25,23 +24,11 @@ func startServe(t *testing.T, args ...string) string {
 	go func() { done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), e) }()
 	t.Cleanup(func() {
 		cancel()
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("serve ended with %d: %s", code, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			t.Error("serve did not shut down")
+		if code := <-done; code != 0 {
+			t.Errorf("serve ended with %d: %s", code, stderr.String())
 		}
 	})
-	re := regexp.MustCompile(`serving on (http://127\.0\.0\.1:\d+)`)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1]
-		}
-	}
-	t.Fatalf("the server did not start: %s", stderr.String())
-	return ""
+	return stderr.waitFor(t, regexp.MustCompile(`serving on (http://127\.0\.0\.1:\d+)`), done)[1]
 }
 
 // call sends a request with a bearer token and decodes the JSON answer into out; it fails the

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"evidenceledger/ledger"
 )
@@ -83,13 +82,7 @@ func TestServePrintsFirstRunLink(t *testing.T) {
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, []string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, e) }()
 	re := regexp.MustCompile(`(http://127\.0\.0\.1:\d+)/setup\?token=([A-Za-z0-9_-]{43})\n`)
-	var m []string
-	for deadline := time.Now().Add(10 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		m = re.FindStringSubmatch(stderr.String())
-	}
-	if m == nil {
-		t.Fatalf("no first-run link: %s", stderr.String())
-	}
+	m := stderr.waitFor(t, re, done)
 	base, token := m[1], m[2]
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	get := func(path string) int {
@@ -130,8 +123,7 @@ func TestServePrintsFirstRunLink(t *testing.T) {
 	go func() {
 		done2 <- run(ctx2, []string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, &env{stdout: &bytes.Buffer{}, stderr: &again, getenv: func(string) string { return "" }})
 	}()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(again.String(), "serving on") && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-	}
+	again.waitFor(t, regexp.MustCompile("serving on"), done2)
 	cancel2()
 	<-done2
 	if !strings.Contains(again.String(), "serving on") || strings.Contains(again.String(), "setup?token") {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/ed25519"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -31,6 +32,20 @@ func buildWitness(t *testing.T, dir string) {
 	out, err := exec.Command(goBin, "build", "-o", dir, "filippo.io/torchwood/cmd/litewitness", "filippo.io/torchwood/cmd/witnessctl").CombinedOutput()
 	if err != nil {
 		t.Fatalf("build litewitness: %v\n%s", err, out)
+	}
+}
+
+// lineMatches reads r line by line until a line matches re (true) or r ends (false).
+func lineMatches(r io.Reader, re *regexp.Regexp) bool {
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadString('\n')
+		if re.MatchString(line) {
+			return true
+		}
+		if err != nil {
+			return false
+		}
 	}
 }
 
@@ -76,13 +91,17 @@ func liteWitness(t *testing.T, origin, noteKey string) (string, string) {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	sock := filepath.Join(dir, "s")
 	agent := exec.Command("ssh-agent", "-a", sock, "-D")
-	startProcess(t, agent)
-	for i := 0; i < 100; i++ {
-		if _, err := os.Stat(sock); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	// In the foreground, the agent prints the shell line that sets SSH_AUTH_SOCK once its
+	// socket listens.
+	agentOut, err := agent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
+	startProcess(t, agent)
+	if !lineMatches(agentOut, regexp.MustCompile(`^SSH_AUTH_SOCK=`)) {
+		t.Fatal("ssh-agent ended without listening on its socket")
+	}
+	go io.Copy(io.Discard, agentOut)
 	key := filepath.Join(dir, "witness_key")
 	mustRun(t, nil, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key)
 	mustRun(t, []string{"SSH_AUTH_SOCK=" + sock}, "ssh-add", key)
@@ -105,7 +124,9 @@ func liteWitness(t *testing.T, origin, noteKey string) (string, string) {
 	startProcess(t, lw)
 	vkeyRe := regexp.MustCompile(`vkey=(\S+)`)
 	vkey := make(chan string, 1)
+	ended := make(chan struct{})
 	go func() {
+		defer close(ended)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if m := vkeyRe.FindStringSubmatch(sc.Text()); m != nil {
@@ -119,19 +140,21 @@ func liteWitness(t *testing.T, origin, noteKey string) (string, string) {
 	var wkey string
 	select {
 	case wkey = <-vkey:
-	case <-time.After(20 * time.Second):
-		t.Fatal("litewitness printed no verifier key")
+	case <-ended:
+		t.Fatal("litewitness ended without printing its verifier key")
 	}
-	for i := 0; ; i++ {
+	// It logs "listening" just before it listens: dial until it answers, or until it ends.
+	for {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
 			break
 		}
-		if i == 200 {
-			t.Fatalf("litewitness does not listen on %s: %v", addr, err)
+		select {
+		case <-ended:
+			t.Fatalf("litewitness ended without listening on %s: %v", addr, err)
+		case <-time.After(10 * time.Millisecond):
 		}
-		time.Sleep(25 * time.Millisecond)
 	}
 	return "http://" + addr, wkey
 }
