@@ -48,10 +48,12 @@ func newGateWorld(t *testing.T) gateWorld {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/robots.txt", http.NotFound)
+	// /slow answers only when the test ends: a check of it is always still going on.
+	slow := make(chan struct{})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
-		case <-time.After(4 * time.Second):
+		case <-slow:
 			fmt.Fprint(w, "<p>Acme slowly opened a shop in Bath.</p>")
 		}
 	})
@@ -74,6 +76,7 @@ func newGateWorld(t *testing.T) gateWorld {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(slow) }) // before Close, which waits for the held request
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	u := func(host, path string) string { return fmt.Sprintf("http://%s:%d%s", host, port, path) }
 
@@ -264,7 +267,7 @@ func TestGateCheckOnTheSpot(t *testing.T) {
 		t.Fatalf("not gated: %+v; want the heading and the instruction", d.NotGated)
 	}
 	before, _ := w.store.Batches(ctx)
-	d, err = verify.Gate(ctx, l, found, check(10*time.Second))
+	d, err = verify.Gate(ctx, l, found, check(time.Hour))
 	if err != nil || !d.Allow || d.Claims[0].Checked == "" || len(d.Claims[0].Matched) != 1 {
 		t.Fatalf("checked on the spot: %+v %v; want allowed", d, err)
 	}
@@ -281,29 +284,27 @@ func TestGateCheckOnTheSpot(t *testing.T) {
 		t.Fatalf("audit after the check: %+v %v", rep, err)
 	}
 	// Asked again, it is in the ledger: no new batch.
-	if d, err := verify.Gate(ctx, l, found, check(10*time.Second)); err != nil || !d.Allow || d.Claims[0].Checked != "" {
+	if d, err := verify.Gate(ctx, l, found, check(time.Hour)); err != nil || !d.Allow || d.Claims[0].Checked != "" {
 		t.Fatalf("asked again: %+v %v", d, err)
 	}
 
 	absent := "Acme opened a shop in Paris ([about](" + about + ")): “Acme opened a shop in Paris”."
-	d, err = verify.Gate(ctx, l, absent, check(10*time.Second))
+	d, err = verify.Gate(ctx, l, absent, check(time.Hour))
 	if err != nil || d.Allow || d.Claims[0].Checked == "" || !strings.Contains(strings.Join(d.Claims[0].Reasons, " "), "it is not_found") {
 		t.Fatalf("a quote absent from its page: %+v %v; want blocked as not_found", d, err)
 	}
 
 	slow := "Acme opened a shop in Bath ([shop](" + w.url("acme.test", "/slow") + ")): “Acme slowly opened a shop in Bath”."
-	start := time.Now()
+	// The page never answers while the gate waits, so the gate answering at all shows the
+	// check was cut at its timeout.
 	d, err = verify.Gate(ctx, l, slow, check(300*time.Millisecond))
 	if err != nil || d.Allow || !strings.HasPrefix(d.Claims[0].Reasons[0], "still checking: the check of batch b_") ||
 		!strings.Contains(strings.Join(d.Claims[0].Next, " "), "ledger check --batch "+d.Claims[0].Checked) {
 		t.Fatalf("a slow page: %+v %v; want blocked as still checking", d, err)
 	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Fatalf("the slow check took %v; want it cut at the timeout", took)
-	}
 
 	// A claim with no URL is never checked against anything: no batch is made for it.
-	d, err = verify.Gate(ctx, l, "Acme was sold in 2021.", check(10*time.Second))
+	d, err = verify.Gate(ctx, l, "Acme was sold in 2021.", check(time.Hour))
 	if err != nil || d.Allow || d.Claims[0].Checked != "" || !strings.HasPrefix(d.Claims[0].Reasons[0], evidence.NoteNoSource) {
 		t.Fatalf("no source: %+v %v", d, err)
 	}

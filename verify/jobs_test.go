@@ -30,8 +30,8 @@ func TestJobsRunABatch(t *testing.T) {
 			t.Errorf("a second start while the job runs gave job %s, want %s", again, id)
 		}
 	}
-	st, ok := jobs.Wait(context.Background(), id, 20*time.Second)
-	if !ok || st.State != verify.JobDone || st.Total != 13 || st.Done != 13 || st.Batch != b.ID {
+	st := waitJob(t, jobs, id)
+	if st.State != verify.JobDone || st.Total != 13 || st.Done != 13 || st.Batch != b.ID {
 		t.Fatalf("status %+v, want done 13 of 13", st)
 	}
 	perCitation, types := checkedEvents(t, store, before)
@@ -49,7 +49,7 @@ func TestJobsRunABatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, _ = jobs.Wait(context.Background(), again, 5*time.Second)
+	st = waitJob(t, jobs, again)
 	if st.Total != 1 || st.State != verify.JobDone {
 		t.Errorf("second job over a checked batch: %+v, want only the citation that cannot be checked", st)
 	}
@@ -66,16 +66,18 @@ func TestJobsWaitReturnsAtTheDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The pages are held until after Wait returns, so it returned at its deadline; and its
+	// timer cannot fire early, whatever the machine's speed.
 	start := time.Now()
 	st, ok := jobs.Wait(context.Background(), id, 100*time.Millisecond)
-	if el := time.Since(start); !ok || el < 90*time.Millisecond || el > 5*time.Second {
-		t.Errorf("Wait returned after %v (ok %v), want about the 100ms asked for", el, ok)
+	if el := time.Since(start); !ok || el < 100*time.Millisecond {
+		t.Errorf("Wait returned after %v (ok %v), want no sooner than the 100ms asked for", el, ok)
 	}
 	if st.State != verify.JobQueued && st.State != verify.JobRunning || st.Done != 0 {
 		t.Errorf("status %+v while the pages are held, want queued or running with none done", st)
 	}
 	close(site.Release)
-	st, _ = jobs.Wait(context.Background(), id, 20*time.Second)
+	st = waitJob(t, jobs, id)
 	if st.State != verify.JobDone || st.Done != st.Total || st.Total != 5 {
 		t.Errorf("final status %+v", st)
 	}

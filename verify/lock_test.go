@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
@@ -57,7 +56,7 @@ func TestOneCheckOfABatchAtATime(t *testing.T) {
 		t.Fatal("the refused check recorded something")
 	}
 	close(site.Release)
-	if st, _ := jobs.Wait(context.Background(), ids[0], 20*time.Second); st.State != verify.JobDone {
+	if st := waitJob(t, jobs, ids[0]); st.State != verify.JobDone {
 		t.Fatalf("job: %+v", st)
 	}
 	if _, err := verify.RunBatchLocked(context.Background(), other, other, verify.Holder("ledger check"), checker, "system", b.ID, false, 2, nil); err != nil {
@@ -71,11 +70,12 @@ func TestOneCheckOfABatchAtATime(t *testing.T) {
 	var once sync.Once
 	done := make(chan error)
 	go func() {
-		_, err := verify.RunBatchLocked(context.Background(), other, other, verify.Holder("ledger check"), checker, "system", b2.ID, false, 1, func(int, int) { once.Do(func() { close(started) }) })
+		_, err := verify.RunBatchLocked(context.Background(), other, other, verify.Holder("ledger check"), checker, "system", b2.ID, false, 4, func(int, int) { once.Do(func() { close(started) }) })
 		done <- err
 	}()
-	// The citation that cannot be checked completes without a fetch: the check holds the
-	// lock by then, and the others wait on the held pages.
+	// The citation that cannot be checked completes without a fetch, on a worker of its own
+	// (one per URL) while the others wait on the held pages: the check holds the lock by
+	// then.
 	<-started
 	_, err = jobs.Start(b2.ID, "user:olga", false)
 	if !errors.Is(err, ledger.ErrConflict) || !strings.Contains(err.Error(), "ledger check, pid") {

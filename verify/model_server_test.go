@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 )
 
 // chatServer is a loopback server that speaks the chat-completions protocol and answers
@@ -44,7 +43,8 @@ type chatAnswer struct {
 	Content    string
 	Finish     string
 	RetryAfter string
-	Delay      time.Duration
+	// Hang: no answer at all; the request ends only when its client gives up.
+	Hang bool
 }
 
 func newChatServer(t testing.TB, script func(req chatSeen, n int) chatAnswer) *chatServer {
@@ -89,12 +89,9 @@ func newChatServer(t testing.TB, script func(req chatSeen, n int) chatAnswer) *c
 		}
 		s.mu.Unlock()
 		a := s.script(seen, n)
-		if a.Delay > 0 {
-			select {
-			case <-time.After(a.Delay):
-			case <-r.Context().Done():
-				return
-			}
+		if a.Hang {
+			<-r.Context().Done()
+			return
 		}
 		if a.RetryAfter != "" {
 			w.Header().Set("Retry-After", a.RetryAfter)

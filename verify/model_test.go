@@ -282,17 +282,14 @@ func TestModelRetriesAndTimeout(t *testing.T) {
 		chat := newChatServer(t, func(req chatSeen, n int) chatAnswer {
 			switch req.Role {
 			case NameModelB:
-				return chatAnswer{Content: good, Delay: 3 * time.Second}
+				return chatAnswer{Hang: true}
 			case "adjudicator":
 				return chatAnswer{Content: adjudicationJSON(false, "supported", 80, false)}
 			}
 			return chatAnswer{Content: good}
 		})
-		start := time.Now()
+		// model-b never answers: the check ends only because the timeout is enforced.
 		s := checkWithTier(t, tierChecker(t, chat, func(c *ModelConfig) { c.Timeout = 200 * time.Millisecond }), site, reportClaim, reportQuote).Checked.Support
-		if el := time.Since(start); el > 2500*time.Millisecond {
-			t.Errorf("the check took %v: the timeout was not enforced", el)
-		}
 		if b := s.Judgements[1]; !strings.Contains(b.Problem, "no reply") || s.Calls[1].Attempts != 2 {
 			t.Errorf("model-b = %+v, call %+v: want no reply after 2 attempts", b, s.Calls[1])
 		}

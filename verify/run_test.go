@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
@@ -158,8 +157,8 @@ func TestOneCapturePerPagePerVerifierPerRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, ok := jobs.Wait(context.Background(), id, 60*time.Second)
-		if !ok || st.State != verify.JobDone || st.Done != len(cites) {
+		st := waitJob(t, jobs, id)
+		if st.State != verify.JobDone || st.Done != len(cites) {
 			t.Fatalf("%s: job %+v, want done %d of %d", name, st, len(cites), len(cites))
 		}
 		views, err := store.Claims(context.Background(), ledger.ClaimFilter{Batch: batch.ID})

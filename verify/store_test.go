@@ -21,6 +21,21 @@ import (
 var _ verify.CheckStore = (*ledger.Store)(nil)
 
 // openStore opens a ledger in a fresh directory and returns it with the directory.
+// waitJob waits for the job to end, however long the machine takes (the test binary's
+// -timeout bounds it), and returns its last status.
+func waitJob(t *testing.T, jobs *verify.Jobs, id string) verify.JobStatus {
+	t.Helper()
+	for {
+		st, ok := jobs.Wait(t.Context(), id, verify.MaxWait)
+		if !ok {
+			t.Fatalf("no job %s", id)
+		}
+		if st.State == verify.JobDone || st.State == verify.JobFailed {
+			return st
+		}
+	}
+}
+
 func openStore(t testing.TB) (*ledger.Store, string) {
 	t.Helper()
 	dir := t.TempDir()
