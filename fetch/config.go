@@ -94,7 +94,8 @@ type Config struct {
 	RobotsTTL time.Duration
 	// Resolver resolves host names. Default net.DefaultResolver.
 	Resolver Resolver
-	// Now is the clock, for fetch times and cache expiry. Default time.Now.
+	// Now is the clock, for fetch times, cache expiry and the spacing of requests to a host.
+	// Default time.Now.
 	Now func() time.Time
 }
 

@@ -95,7 +95,7 @@ func New(cfg Config) *Fetcher {
 			// Redirects are followed by Fetch itself, so that every hop is checked.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
-		polite: newPolite(cfg.MinDelay, cfg.MaxCrawlDelay, cfg.Concurrency),
+		polite: newPolite(cfg.MinDelay, cfg.MaxCrawlDelay, cfg.Concurrency, cfg.Now),
 		robots: map[string]*robotsEntry{},
 	}
 }

@@ -210,10 +210,7 @@ func TestFetchOutcomes(t *testing.T) {
 		{desc: "robots.txt answering 403 opens the site", robots: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(403) },
 			routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", wantHops: 1, wantCode: 200, wantBody: 8},
 		{desc: "robots.txt timing out closes the site", robots: func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case <-r.Context().Done():
-			case <-time.After(3 * time.Second):
-			}
+			<-r.Context().Done() // never answers: only the hop timeout ends the request
 		}, routes: map[string]http.HandlerFunc{"/x": page("<p>x</p>")}, path: "/x", cfg: func(c *Config) { c.HopTimeout = 200 * time.Millisecond }, wantKind: KindRobots},
 		{desc: "robots.txt behind two redirects applies", robots: redirect("/r1"),
 			routes: map[string]http.HandlerFunc{"/r1": redirect("/r2"), "/r2": robotsText("User-agent: *\nDisallow: /x\n"), "/x": page("<p>x</p>")}, path: "/x", wantKind: KindRobots},
@@ -484,37 +481,24 @@ func TestFetchRedirectToLoopbackRefused(t *testing.T) {
 	}
 }
 
+// TestFetchTotalTimeoutAcrossHops: the total timeout bounds a fetch across its hops, each
+// well within its own timeout. The third hop never answers and the hop timeout is an hour,
+// so only the total timeout can end the fetch, however fast or slow the machine.
 func TestFetchTotalTimeoutAcrossHops(t *testing.T) {
-	const hop = 400 * time.Millisecond
 	s := newSite(t, nil)
-	slowRedirect := func(to string) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case <-time.After(hop):
-				redirect(to)(w, r)
-			case <-r.Context().Done():
-			}
-		}
-	}
-	s.mux.HandleFunc("/1", slowRedirect("/2"))
-	s.mux.HandleFunc("/2", slowRedirect("/3"))
-	s.mux.HandleFunc("/3", slowRedirect("/4"))
-	s.mux.HandleFunc("/4", page("<p>end</p>"))
+	s.mux.HandleFunc("/1", redirect("/2"))
+	s.mux.HandleFunc("/2", redirect("/3"))
+	s.mux.HandleFunc("/3", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	cfg := testConfig()
-	cfg.HopTimeout = 1 * time.Second // every hop takes 400 ms, well within it
-	cfg.TotalTimeout = 1 * time.Second
-	start := time.Now()
+	cfg.HopTimeout = time.Hour
+	cfg.TotalTimeout = 200 * time.Millisecond
 	res, err := New(cfg).Fetch(context.Background(), "http://"+s.host("a.test")+"/1")
-	took := time.Since(start)
 	var fe *Error
 	if !errors.As(err, &fe) || fe.Kind != KindTimeout || !strings.Contains(fe.Reason, "in all") {
 		t.Fatalf("error %v, want %v for the whole fetch (\"in all\")", err, KindTimeout)
 	}
 	if res == nil || len(res.Hops) != 2 || res.Hops[1].Status != http.StatusFound {
 		t.Fatalf("result %+v, want the two redirect hops made before the time ran out", res)
-	}
-	if took < cfg.TotalTimeout || took > cfg.TotalTimeout+hop {
-		t.Errorf("the fetch took %v, want it cut at the total timeout of %v", took, cfg.TotalTimeout)
 	}
 }
 

@@ -137,12 +137,11 @@ func TestHostilePDFs(t *testing.T) {
 		for _, e := range pdfEngines {
 			t.Run(tc.desc+"/"+e.name, func(t *testing.T) {
 				peak := watchResident(t)
+				// The time limit itself is tested with a clock the engines cannot beat
+				// (TestPDFLimits, TestPDFiumKilledMidRead); here the time is logged.
 				start := time.Now()
 				txt, err := e.extract(tc.pdf, hostileLimits)
 				took := time.Since(start)
-				if took > hostileLimits.Time+3*time.Second {
-					t.Errorf("took %s, past the %s limit", took, hostileLimits.Time)
-				}
 				if grew := peak(); grew > uint64(hostileLimits.Memory+64<<20) {
 					t.Errorf("resident memory grew by %d MiB at its peak, past the %d MiB limit", grew>>20, hostileLimits.Memory>>20)
 				}

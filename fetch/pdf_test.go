@@ -162,7 +162,7 @@ func engineText(engine string, pdf []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		inst, err := pool.GetInstance(10 * time.Second)
+		inst, err := pool.GetInstanceWithContext(context.Background())
 		if err != nil {
 			return 0, err
 		}

@@ -12,6 +12,9 @@ type polite struct {
 	minDelay      time.Duration
 	maxCrawlDelay time.Duration
 	global        chan struct{}
+	now           func() time.Time
+	// sleep waits d or until ctx ends (ctx's error); a test drives it instead of waiting.
+	sleep func(ctx context.Context, d time.Duration) error
 
 	mu    sync.Mutex
 	hosts map[string]*hostState
@@ -23,12 +26,26 @@ type hostState struct {
 	crawlDelay time.Duration // from robots.txt, capped
 }
 
-func newPolite(minDelay, maxCrawlDelay time.Duration, concurrency int) *polite {
+func newPolite(minDelay, maxCrawlDelay time.Duration, concurrency int, now func() time.Time) *polite {
 	return &polite{
 		minDelay:      minDelay,
 		maxCrawlDelay: maxCrawlDelay,
 		global:        make(chan struct{}, concurrency),
+		now:           now,
+		sleep:         sleepCtx,
 		hosts:         map[string]*hostState{},
+	}
+}
+
+// sleepCtx waits d, or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -61,14 +78,10 @@ func (p *polite) acquire(ctx context.Context, name string) (release func(), err 
 		return nil, ctx.Err()
 	}
 	if !h.last.IsZero() {
-		if wait := time.Until(h.last.Add(max(p.minDelay, h.crawlDelay))); wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
+		if wait := h.last.Add(max(p.minDelay, h.crawlDelay)).Sub(p.now()); wait > 0 {
+			if err := p.sleep(ctx, wait); err != nil {
 				<-h.slot
-				return nil, ctx.Err()
+				return nil, err
 			}
 		}
 	}
@@ -79,7 +92,7 @@ func (p *polite) acquire(ctx context.Context, name string) (release func(), err 
 		return nil, ctx.Err()
 	}
 	return func() {
-		h.last = time.Now()
+		h.last = p.now()
 		<-p.global
 		<-h.slot
 	}, nil

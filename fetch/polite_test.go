@@ -2,69 +2,76 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// requestTimes records when each page request arrived.
-type requestTimes struct {
-	mu    sync.Mutex
-	times []time.Time
-}
-
-func (rt *requestTimes) handler(w http.ResponseWriter, r *http.Request) {
-	rt.mu.Lock()
-	rt.times = append(rt.times, time.Now())
-	rt.mu.Unlock()
-	page("<p>x</p>")(w, r)
-}
-
-func (rt *requestTimes) gaps() []time.Duration {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	var out []time.Duration
-	for i := 1; i < len(rt.times); i++ {
-		out = append(out, rt.times[i].Sub(rt.times[i-1]))
-	}
-	return out
-}
-
+// TestPoliteness reads the waits the fetcher asks for before each request to one host after
+// the first (robots.txt, then /a, then /b: two waits), on a clock that stands still, so the
+// figures are exact whatever the machine's speed.
 func TestPoliteness(t *testing.T) {
 	tests := []struct {
 		desc          string
 		robots        string
 		minDelay      time.Duration
 		maxCrawlDelay time.Duration
-		atLeast       time.Duration
-		under         time.Duration
+		want          []time.Duration
 	}{
-		{"minimum delay between requests", "", 150 * time.Millisecond, -1, 150 * time.Millisecond, time.Second},
-		{"Crawl-delay is honoured", "User-agent: *\nCrawl-delay: 0.3\n", -1, time.Second, 300 * time.Millisecond, 1500 * time.Millisecond},
-		{"Crawl-delay is capped", "User-agent: *\nCrawl-delay: 100\n", -1, 200 * time.Millisecond, 200 * time.Millisecond, 1500 * time.Millisecond},
-		{"no delay when both are off", "User-agent: *\nCrawl-delay: 100\n", -1, -1, 0, 150 * time.Millisecond},
+		{"minimum delay between requests", "", 150 * time.Millisecond, -1, []time.Duration{150 * time.Millisecond, 150 * time.Millisecond}},
+		{"Crawl-delay is honoured", "User-agent: *\nCrawl-delay: 0.3\n", -1, time.Second, []time.Duration{300 * time.Millisecond, 300 * time.Millisecond}},
+		{"Crawl-delay is capped", "User-agent: *\nCrawl-delay: 100\n", -1, 200 * time.Millisecond, []time.Duration{200 * time.Millisecond, 200 * time.Millisecond}},
+		{"the longer of the two applies", "User-agent: *\nCrawl-delay: 0.3\n", 500 * time.Millisecond, time.Second, []time.Duration{500 * time.Millisecond, 500 * time.Millisecond}},
+		{"no delay when both are off", "User-agent: *\nCrawl-delay: 100\n", -1, -1, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			s := newSite(t, robotsText(tc.robots))
-			var rt requestTimes
-			s.mux.HandleFunc("/a", rt.handler)
-			s.mux.HandleFunc("/b", rt.handler)
+			s.mux.HandleFunc("/a", page("<p>x</p>"))
+			s.mux.HandleFunc("/b", page("<p>x</p>"))
 			cfg := testConfig()
 			cfg.MinDelay, cfg.MaxCrawlDelay = tc.minDelay, tc.maxCrawlDelay
+			at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+			cfg.Now = func() time.Time { return at }
 			f := New(cfg)
+			var waits []time.Duration
+			f.polite.sleep = func(_ context.Context, d time.Duration) error {
+				waits = append(waits, d)
+				return nil
+			}
 			for _, p := range []string{"/a", "/b"} {
 				if _, err := f.Fetch(context.Background(), "http://"+s.host("a.test")+p); err != nil {
 					t.Fatal(err)
 				}
 			}
-			g := rt.gaps()
-			if len(g) != 1 || g[0] < tc.atLeast || g[0] >= tc.under {
-				t.Errorf("gap between requests = %v, want at least %v and under %v", g, tc.atLeast, tc.under)
+			if !slices.Equal(waits, tc.want) {
+				t.Errorf("waits between requests = %v, want %v", waits, tc.want)
 			}
 		})
+	}
+}
+
+// TestPolitenessWaitIsCancelled: a fetch that waits its turn ends when its context does.
+func TestPolitenessWaitIsCancelled(t *testing.T) {
+	p := newPolite(time.Hour, -1, 1, time.Now)
+	release, err := p.acquire(context.Background(), "a.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.acquire(ctx, "a.test"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a wait of an hour with its context ended: %v, want context.Canceled", err)
+	}
+	// The host's turn was given back: a later request waits for the delay again, not for
+	// the cancelled one.
+	if len(p.host("a.test").slot) != 0 {
+		t.Fatal("the cancelled wait kept the host's turn")
 	}
 }
 
@@ -91,15 +98,25 @@ func TestOneRequestAtATimePerHost(t *testing.T) {
 	}
 }
 
+// TestGlobalConcurrency: over four hosts, never more requests in flight than the limit,
+// and the limit is reached: the first two requests each wait, in flight, for the other.
 func TestGlobalConcurrency(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
+	pair := make(chan struct{})
+	var arrivals atomic.Int32
 	tracked := func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		inFlight++
 		peak = max(peak, inFlight)
 		mu.Unlock()
-		slowPage(w, r)
+		switch arrivals.Add(1) {
+		case 1:
+			<-pair
+		case 2:
+			close(pair)
+		}
+		page("<p>x</p>")(w, r)
 		mu.Lock()
 		inFlight--
 		mu.Unlock()

@@ -26,7 +26,7 @@ func TestModelTierRecordedAndReplayed(t *testing.T) {
 		}
 		return verify.ChatAnswer{Content: verify.VerdictJSON("supported", 90, "The page gives the count.", verify.ReportSentence)}
 	})
-	models, err := verify.NewModels(verify.ModelConfig{Verifier: chat.Endpoint("cheap"), Timeout: 2 * time.Second}, verify.LoopbackFetchConfig())
+	models, err := verify.NewModels(verify.ModelConfig{Verifier: chat.Endpoint("cheap"), Timeout: time.Hour}, verify.LoopbackFetchConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestParaphraseAcceptedThroughASeam(t *testing.T) {
 	chat := verify.NewChatServer(t, func(verify.ChatSeen, int) verify.ChatAnswer {
 		return verify.ChatAnswer{Content: verify.VerdictJSON("supported", 85, "The page gives the count in other words.", verify.ReportSentence)}
 	})
-	models, err := verify.NewModels(verify.ModelConfig{Verifier: chat.Endpoint("cheap"), Timeout: 2 * time.Second}, verify.LoopbackFetchConfig())
+	models, err := verify.NewModels(verify.ModelConfig{Verifier: chat.Endpoint("cheap"), Timeout: time.Hour}, verify.LoopbackFetchConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ const (
 // tierChecker returns a Checker with the model tier on, both tiers served by chat.
 func tierChecker(t *testing.T, chat *chatServer, tune func(*ModelConfig)) *Checker {
 	t.Helper()
-	cfg := ModelConfig{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: 2 * time.Second, Retries: 1}
+	cfg := ModelConfig{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: time.Hour, Retries: 1} // no limit of its own: a test of the limit sets one
 	if tune != nil {
 		tune(&cfg)
 	}
@@ -441,7 +441,7 @@ func TestRecordedShapes(t *testing.T) {
 			chat := newChatServer(t, func(chatSeen, int) chatAnswer { return chatAnswer{Body: body} })
 			e := chat.Endpoint("qwen2.5:7b-instruct")
 			e.APIKey = "sk-test-key"
-			c, err := newChatClient(e, time.Second, 0)
+			c, err := newChatClient(e, time.Hour, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
