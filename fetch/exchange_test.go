@@ -96,6 +96,8 @@ func TestFetchKeepsExchange(t *testing.T) {
 			"Content-Length: "+strconv.Itoa(len(gz))+"\r\nConnection: close\r\n\r\n"), gz...),
 		"/moved": []byte("HTTP/1.1 301 Moved Permanently\r\nLocation: /plain\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
 		"/gone":  []byte("HTTP/1.1 410 Gone\r\nContent-Type: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+		// An HTTP/1.0 server: the request still went out as HTTP/1.1, and its head says so.
+		"/old": []byte("HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n" + html),
 	}
 	s := newRawSite(t, answers)
 	port := s.ln.Addr().(*net.TCPAddr).Port
@@ -111,6 +113,7 @@ func TestFetchKeepsExchange(t *testing.T) {
 		{"/gzip", "/gzip", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nVary: Accept-Encoding\r\n\r\n", false},
 		{"/moved", "/plain", plainHead, false}, // the final response's heads, not the redirect's
 		{"/gone", "/gone", "HTTP/1.1 410 Gone\r\nContent-Length: 0\r\nContent-Type: text/html\r\n\r\n", true},
+		{"/old", "/old", "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n", false},
 	}
 	f := New(testConfig())
 	for _, c := range cases {

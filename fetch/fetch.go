@@ -334,7 +334,7 @@ func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip s
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	return resp, ip, requestHead(req, resp.Proto, fields), func() {
+	return resp, ip, requestHead(req, requestProto(resp), fields), func() {
 		// A short unread rest is drained so that the connection can be used again.
 		io.CopyN(io.Discard, resp.Body, 4<<10)
 		resp.Body.Close()
@@ -343,8 +343,18 @@ func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip s
 	}, nil
 }
 
+// requestProto is the protocol the request went out in: HTTP/2.0 on a connection that
+// speaks HTTP/2, otherwise HTTP/1.1, the only version Go's client writes, whatever version
+// the server answers in.
+func requestProto(resp *http.Response) string {
+	if resp.ProtoMajor == 2 {
+		return resp.Proto
+	}
+	return "HTTP/1.1"
+}
+
 // requestHead writes the head of req as the client wrote it: the request line with the
-// protocol that answered, then the fields in the order the trace saw them written. An
+// protocol it went out in (requestProto), then the fields in the order the trace saw them written. An
 // HTTP/2 request's pseudo-header fields are its request line; :authority is written as
 // Host, the others are left out.
 func requestHead(req *http.Request, proto string, fields [][2]string) []byte {
