@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -63,12 +64,23 @@ type reasonLine struct {
 	N      int
 }
 
-// urlInNote matches the URLs a note names, which differ from citation to citation.
+// urlInNote matches the URLs a note names, which differ from citation to citation: the
+// page a note is "at", and other URLs (a robots.txt's origin).
 var urlInNote = regexp.MustCompile(`\s*\bat https?://\S+|https?://\S+`)
 
-// noteReason is a note's reason without its URLs and hint, so that the same cause counts once.
+// noteReason is a note's reason without the page it is at and without its hint, so that the
+// same cause counts once; another URL it names (the origin whose robots.txt closes a path)
+// is cut to its host, which the reason needs to be read.
 func noteReason(note string) string {
-	r := strings.TrimSpace(urlInNote.ReplaceAllString(splitNote(note).Text, ""))
+	r := strings.TrimSpace(urlInNote.ReplaceAllStringFunc(splitNote(note).Text, func(m string) string {
+		if !strings.HasPrefix(m, "http") {
+			return ""
+		}
+		if u, err := url.Parse(m); err == nil && u.Host != "" {
+			return u.Host
+		}
+		return m
+	}))
 	if r == "" {
 		return "no reason recorded"
 	}

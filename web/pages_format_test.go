@@ -86,4 +86,10 @@ func TestSummarize(t *testing.T) {
 	if s := summarize(ledger.Batch{}); s.Mostly || s.Checked() != 0 {
 		t.Fatalf("an empty batch: %+v", s)
 	}
+	// The origin a robots.txt reason names is kept as its host: the reason reads whole.
+	robots := summarize(ledger.Batch{Claims: []ledger.ClaimView{{Citations: []ledger.CitationView{
+		ct(evidence.StatusUnreachable, "https://blog.example:8443/drafts/a", q, `robots.txt of https://blog.example:8443 closes /drafts/a to "EvidenceLedger"`)}}}})
+	if len(robots.Reasons) != 1 || robots.Reasons[0].Reason != `robots.txt of blog.example:8443 closes /drafts/a to "EvidenceLedger"` {
+		t.Fatalf("robots reason %+v", robots.Reasons)
+	}
 }
