@@ -1,8 +1,12 @@
 package evidence
 
 import (
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 	"time"
 )
 
@@ -31,9 +35,10 @@ var pathological = []struct {
 }
 
 // TestParsePathologicalIsFast: parsing stays linear on inputs built to make a careless rule
-// quadratic, whatever the machine's speed: a text sixteen times longer takes under 64 times
-// as long (a quadratic rule would take 256; the margin absorbs a loaded machine's noise).
-// Each size is timed as the best of three runs, so a pause of the machine inflates neither.
+// quadratic, whatever the machine's speed or load: a text sixteen times longer costs under
+// 64 times the work (a quadratic rule would cost 256). Work is the CPU time of the test's
+// own thread with the garbage collector off (workCPU), not the wall clock, so other
+// processes on a loaded machine do not count; each size is the best of three runs.
 func TestParsePathologicalIsFast(t *testing.T) {
 	for _, tt := range pathological {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -41,9 +46,8 @@ func TestParsePathologicalIsFast(t *testing.T) {
 				in := strings.Repeat(tt.unit, size/len(tt.unit))
 				best := time.Duration(1<<63 - 1)
 				for range 3 {
-					start := time.Now()
-					_, err := ParseResearch(in)
-					best = min(best, time.Since(start))
+					var err error
+					best = min(best, workCPU(t, func() { _, err = ParseResearch(in) }))
 					if err != nil && !strings.Contains(err.Error(), "no claim") {
 						t.Fatalf("ParseResearch: %v", err)
 					}
@@ -57,4 +61,27 @@ func TestParsePathologicalIsFast(t *testing.T) {
 			}
 		})
 	}
+}
+
+// workCPU is the CPU time f takes on the calling goroutine's own OS thread, with the garbage
+// collector off: the work f does, which neither other processes nor the collector's
+// background threads add to.
+func workCPU(t testing.TB, f func()) time.Duration {
+	t.Helper()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	before := threadCPU(t)
+	f()
+	return threadCPU(t) - before
+}
+
+// threadCPU is the CPU time (user and system) the calling OS thread has used, to the
+// nanosecond.
+func threadCPU(t testing.TB) time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		t.Fatalf("clock_gettime: %v", err)
+	}
+	return time.Duration(ts.Nano())
 }
