@@ -283,6 +283,13 @@ func TestAuditPage(t *testing.T) {
 	if p.status != 200 || !strings.Contains(p.body, "Not run yet") || !strings.Contains(p.body, "Ed25519") {
 		t.Fatalf("audit page: %d %s", p.status, p.body)
 	}
+	// An auditor cannot paste: the menu offers no link that would answer 403.
+	if strings.Contains(p.body, `href="/paste"`) {
+		t.Error("an auditor's menu links to /paste, which refuses auditors")
+	}
+	if q := b.get("/paste"); q.status != 403 {
+		t.Errorf("GET /paste as an auditor: %d, want 403", q.status)
+	}
 	p = b.get("/audit?run=1")
 	if !strings.Contains(p.body, "The chain holds.") || !strings.Contains(p.body, `<dd id="audit-events">3</dd>`) || !strings.Contains(p.body, "<html") {
 		t.Fatalf("audit run without JS: %s", p.body)
