@@ -17,6 +17,7 @@ require (
 	github.com/temoto/robotstxt v1.1.2
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/transparency-dev/merkle v0.0.2
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/crypto v0.59.0
 	golang.org/x/mod v0.42.0
 	golang.org/x/net v0.62.0

@@ -11,6 +11,7 @@ import (
 	htmltemplate "html/template"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
 
@@ -187,15 +188,22 @@ func strengthWord(s evidence.Strength) string {
 }
 
 // mdEscaper escapes what Markdown would read as markup, so that a claim's or a page's words
-// are shown as they are and never become a link, an image, HTML or a heading.
+// are shown as they are and never become a link, an image, HTML or a heading. ':' and '@'
+// are escaped too, and the '.' of "www." (mdEscape), so that the autolinks of GitHub's
+// Markdown (a bare http://…, www.…, or an e-mail address) do not fire either.
 var mdEscaper = strings.NewReplacer(
 	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`,
-	"#", `\#`, "|", `\|`, "~", `\~`, "&", `\&`,
+	"#", `\#`, "|", `\|`, "~", `\~`, "&", `\&`, ":", `\:`, "@", `\@`,
 	"\r\n", " ", "\n", " ", "\r", " ",
 )
 
+// wwwDot is the "www." a GitHub-style autolink begins with, in any case.
+var wwwDot = regexp.MustCompile(`(?i)\bwww\.`)
+
 // mdEscape returns s as literal Markdown text on one line.
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+func mdEscape(s string) string {
+	return wwwDot.ReplaceAllStringFunc(mdEscaper.Replace(s), func(m string) string { return m[:3] + `\.` })
+}
 
 // mdCode returns s as a Markdown code span on one line (URLs, hashes): shown literally,
 // fenced with one backtick more than the longest run of backticks in s, and padded with

@@ -8,13 +8,16 @@ import (
 	"testing"
 
 	"evidenceledger/ledger"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 )
 
 // mdUnescape undoes mdEscape's backslashes (not its line breaks).
 func mdUnescape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\\`*_[]<>#|~&", s[i+1]) >= 0 {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\\`*_[]<>#|~&:@.", s[i+1]) >= 0 {
 			i++
 		}
 		b.WriteByte(s[i])
@@ -39,6 +42,8 @@ func FuzzReportMarkdown(f *testing.F) {
 		f.Fatal(err)
 	}
 	lines := strings.Count(plain.String(), "\n")
+	plainLinks := gfmLinks(f, plain.Bytes())
+	f.Add(`see http://evil.example/ \<http://evil.example/\> www.evil.example a@b.example`)
 	f.Fuzz(func(t *testing.T, s string) {
 		e := mdEscape(s)
 		if strings.ContainsAny(e, "\r\n") {
@@ -48,7 +53,7 @@ func FuzzReportMarkdown(f *testing.F) {
 			t.Fatalf("mdEscape(%q) = %q reads back as %q", s, e, mdUnescape(e))
 		}
 		for i := 0; i < len(e); i++ {
-			if strings.IndexByte("`*_[]<>#|~&", e[i]) >= 0 && !escapedAt(e, i) {
+			if strings.IndexByte("`*_[]<>#|~&:@", e[i]) >= 0 && !escapedAt(e, i) {
 				t.Fatalf("mdEscape(%q) = %q leaves %q bare at %d", s, e, e[i], i)
 			}
 		}
@@ -62,7 +67,22 @@ func FuzzReportMarkdown(f *testing.F) {
 		if n := strings.Count(got.String(), "\n"); n != lines {
 			t.Fatalf("words %q make the report %d lines, not %d", s, n, lines)
 		}
+		// Rendered as GitHub renders Markdown (autolinks on), the words make no link.
+		if n := gfmLinks(t, got.Bytes()); n != plainLinks {
+			t.Fatalf("words %q make %d links in the rendered report, not the report's own %d", s, n, plainLinks)
+		}
 	})
+}
+
+// gfmLinks renders Markdown with GitHub's extensions (tables, autolinks, strikethrough) by
+// goldmark and counts the links and images in the HTML.
+func gfmLinks(t testing.TB, md []byte) int {
+	t.Helper()
+	var out bytes.Buffer
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(md, &out); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(out.String(), "<a ") + strings.Count(out.String(), "<img ")
 }
 
 // escapedAt reports whether the byte at i is itself escaped (preceded by an odd run of

@@ -99,7 +99,7 @@ func TestReportEscapes(t *testing.T) {
 	if err := WriteReport(&html, goldenHandOff(), ReportHTML); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), `\[by \*two\* engineers\](https://evil.example) \<script\>`) {
+	if !strings.Contains(md.String(), `\[by \*two\* engineers\](https\://evil.example) \<script\>`) {
 		t.Errorf("the Markdown report does not escape a claim's link and HTML:\n%s", md.String())
 	}
 	for _, bad := range []string{"[by *two*", "<script>", "Acme # won | an", "loved\nby"} {
@@ -116,6 +116,8 @@ func TestReportEscapes(t *testing.T) {
 		{"<b>&amp;", `\<b\>\&amp;`},
 		{"a\r\nb\nc", "a b c"},
 		{`back\slash`, `back\\slash`},
+		{"see http://evil.example/", `see http\://evil.example/`},
+		{"WWW.evil.example or a@b.example", `WWW\.evil.example or a\@b.example`},
 	}
 	for _, tt := range tests {
 		if got := mdEscape(tt.in); got != tt.want {
