@@ -29,7 +29,7 @@ var negationWords = map[string]lang{
 	// English; also every word ending in n't (isn't, can't, won't)
 	"not": langEN, "no": langEN | langES | langIT, "never": langEN, "nor": langEN,
 	"neither": langEN, "without": langEN, "none": langEN, "nothing": langEN, "nobody": langEN,
-	"nowhere": langEN, "cannot": langEN, "sans": langEN | langFR,
+	"nowhere": langEN, "cannot": langEN, "no-one": langEN, "sans": langEN | langFR,
 	// German
 	"nicht": langDE, "kein": langDE, "keine": langDE, "keinen": langDE, "keinem": langDE,
 	"keiner": langDE, "keines": langDE, "nie": langDE | langPL, "niemals": langDE,

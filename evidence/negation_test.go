@@ -45,6 +45,7 @@ func TestNegation(t *testing.T) {
 		{"Japanese ない", "ない", "政府はこの計画に同意しない。", "ない"},
 		{"an ambiguous word in a passage of no known language", " sin ", "Revenue sin", "sin"},
 
+		{"no-one is one word, and a negation", " no-one ", "The minister said no-one supported the bill.", "no-one"},
 		{"non-profit is one word", " a non-profit ", "The hospital is run by a non-profit trust.", ""},
 		{"non-profit with U+2010", " a non\u2010profit ", "The hospital is run by a non\u2010profit trust.", ""},
 		{"No. 10 is a number", " No. 10 ", "The prime minister returned to No. 10 Downing Street.", ""},

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -46,17 +47,31 @@ func bidiKind(r rune) bidiClass {
 	return notBidi
 }
 
-// presentBidi returns the bidi controls that are in s, at their offsets.
+// presentBidi returns the bidi controls that are in s, at their offsets. Every control but
+// ALM (U+061C) is encoded with the lead byte 0xE2, which a byte search finds fast.
 func presentBidi(s string) []bidiControl {
 	var out []bidiControl
 	for i := 0; i < len(s); {
-		j := strings.IndexFunc(s[i:], func(r rune) bool { return bidiKind(r) != notBidi })
+		j := strings.IndexByte(s[i:], 0xE2)
 		if j < 0 {
 			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i+j:])
-		out = append(out, bidiControl{off: int32(i + j), r: r, present: true})
-		i += j + size
+		if bidiKind(r) != notBidi {
+			out = append(out, bidiControl{off: int32(i + j), r: r, present: true})
+		}
+		i += j + max(size, 1)
+	}
+	if strings.Contains(s, "\u061c") {
+		for i := 0; i < len(s); {
+			j := strings.Index(s[i:], "\u061c")
+			if j < 0 {
+				break
+			}
+			out = append(out, bidiControl{off: int32(i + j), r: '\u061c', present: true})
+			i += j + len("\u061c")
+		}
+		slices.SortFunc(out, func(a, b bidiControl) int { return int(a.off - b.off) })
 	}
 	return out
 }
