@@ -260,20 +260,19 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// negationCue returns the negation at ws[i], from the one list of negating words (negations,
-// in quote.go), or "". "no longer" is one cue, and "no" before a number ("No. 10") is none.
+// negationCue returns the negation at ws[i], from the one list of negating words
+// (IsNegation, in negation.go), or "". "no longer" is one cue, and "no" before a number
+// ("No. 10") is none.
 func negationCue(ws []string, i int) string {
 	w := ws[i]
 	switch {
-	case negations[w]:
+	case IsNegation(w):
 		switch {
 		case w == "no" && i+1 < len(ws) && ws[i+1] == "longer":
 			return "no longer"
 		case w == "no" && i+1 < len(ws) && isDigits(ws[i+1]):
 			return "" // "No. 10": a number, not a negation
 		}
-		return w
-	case strings.HasSuffix(w, "n't"):
 		return w
 	}
 	return ""

@@ -4,17 +4,16 @@ import (
 	"net"
 	"net/url"
 	"strings"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // NormalizeText is the form in which claim texts and quotes are compared when the ledger
 // looks them up and when the memory-write gate matches a text against it: Unicode
-// compatibility forms folded (NFKC), lower case, runs of white space made one space, and
-// trimmed. It is for finding equal texts, never for deciding that a quote is on a page (the
-// matcher does that, with foldings that never change a letter or digit).
+// compatibility forms folded except those that would change a letter or digit
+// ([FoldCompat]: 10⁶ stays 10⁶, never 106; ½ stays ½), lower case, runs of white space made
+// one space, and trimmed. It is for finding equal texts, never for deciding that a quote is
+// on a page (the matcher does that, with the rules of docs/matching.md).
 func NormalizeText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(norm.NFKC.String(s))), " ")
+	return strings.Join(strings.Fields(strings.ToLower(FoldCompat(s))), " ")
 }
 
 // NormalizeURL makes two spellings of one http(s) URL compare equal: white space trimmed,

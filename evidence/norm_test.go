@@ -23,6 +23,10 @@ func TestNormalizeText(t *testing.T) {
 	for in, want := range map[string]string{
 		"  The  Reform\n is ﬁnished ": "the reform is finished",
 		"ＡＢＣ\u00a0def":                "abc def",
+		// a form whose compatibility mapping changes a digit stays: 10⁶ is not 106
+		"10⁶ times lower":        "10⁶ times lower",
+		"rose by ½ percent":      "rose by ½ percent",
+		"Step ① turns the valve": "step ① turns the valve",
 	} {
 		if got := NormalizeText(in); got != want {
 			t.Errorf("NormalizeText(%q) = %q; want %q", in, got, want)

@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"evidenceledger/evidence"
 )
 
@@ -475,9 +473,10 @@ func unfoundWords(lc LedgerClaim, c evidence.Claim) []string {
 	return extra
 }
 
-// words are the lowercased runs of letters and digits of s after NFKC.
+// words are the lowercased runs of letters and digits of s after the compatibility forms
+// that keep their letters and digits are folded (evidence.FoldCompat: 10⁶ is never 106).
 func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(norm.NFKC.String(s)), func(r rune) bool {
+	return strings.FieldsFunc(strings.ToLower(evidence.FoldCompat(s)), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 }

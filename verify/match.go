@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -116,6 +117,11 @@ type PageText struct {
 	text  string
 	mu    sync.Mutex
 	folds [TierCase + 1]*folded
+
+	exactOnce  sync.Once
+	exactFacts foldFacts // the bidi controls of text, for the exact tier
+	rtlOnce    sync.Once
+	rtl        bool // text holds right-to-left letters
 }
 
 // NewPageText prepares text for matching; nothing is folded yet.
@@ -123,6 +129,22 @@ func NewPageText(text string) *PageText { return &PageText{text: text} }
 
 // Text returns the page text.
 func (p *PageText) Text() string { return p.text }
+
+// exact returns what the exact tier checks beside the text: its bidi controls.
+func (p *PageText) exact() *foldFacts {
+	p.exactOnce.Do(func() {
+		p.exactFacts.bidi = presentBidi(p.text)
+		markOverrides(p.exactFacts.bidi)
+	})
+	return &p.exactFacts
+}
+
+// rightToLeft reports whether the page holds right-to-left letters; it is read once, when a
+// bidi mark is first met inside an occurrence.
+func (p *PageText) rightToLeft() bool {
+	p.rtlOnce.Do(func() { p.rtl = hasRightToLeft(p.text) })
+	return p.rtl
+}
 
 // fold returns the text folded at tier t (above TierExact), folding it on first use; with
 // mapped set, the fold has its offset map.
@@ -140,7 +162,9 @@ func (p *PageText) fold(t Tier, mapped bool) *folded {
 //
 // The quote is split at ellipses by evidence.QuoteParts (…, ..., [...], […], (...), (…));
 // every part must appear in the page, in order, without overlap, starting and ending at
-// word boundaries (character boundaries in scripts written without spaces); the text left
+// word boundaries (character boundaries in scripts written without spaces), a number at
+// its edge a whole number of the page, with no bidi control reordering it, and in the case
+// of the quote except where case cannot change the meaning (docs/matching.md); the text left
 // out between the parts totals at most [MaxEllipsisGap] runes and holds no negation
 // (evidence.Negation). Both texts are folded tier by tier, from [TierExact] to [TierCase],
 // and the first tier at which the quote is found is recorded. Time is linear in the page for
@@ -159,7 +183,7 @@ func (p *PageText) Match(quote string) (Match, error) {
 	if len(p.text) >= math.MaxInt32 {
 		return Match{}, fmt.Errorf("match quote: page text of %d bytes is too large (limit 2 GiB); check the page's size limit", len(p.text))
 	}
-	starts, negation, ok := findChain(p.text, parts, TierExact)
+	starts, negation, ok := findChain(p.text, p.cursors(TierExact, p.text, p.exact(), parts, nil))
 	if ok {
 		spans := make([]Span, len(parts))
 		for i, s := range starts {
@@ -168,11 +192,17 @@ func (p *PageText) Match(quote string) (Match, error) {
 		return foundMatch(p.text, TierExact, spans), nil
 	}
 	fparts := make([]string, len(parts))
+	var pparts []string // the parts folded at TierPunctuation, for the case rule
 	for t := TierWhitespace; t <= TierCase; t++ {
 		for i, part := range parts {
 			fparts[i] = foldText(part, t, false).text
 		}
-		starts, neg, ok := findChain(p.fold(t, false).text, fparts, t)
+		var cases []*caseRule
+		if t == TierCase {
+			cases = caseRules(p.fold(TierPunctuation, false).text, pparts)
+		}
+		page := p.fold(t, false)
+		starts, neg, ok := findChain(page.text, p.cursors(t, page.text, &page.facts, fparts, cases))
 		if ok {
 			page := p.fold(t, true)
 			spans := make([]Span, len(fparts))
@@ -184,11 +214,45 @@ func (p *PageText) Match(quote string) (Match, error) {
 		if neg != "" {
 			negation = neg
 		}
+		if t == TierPunctuation {
+			pparts = append([]string(nil), fparts...)
+		}
 	}
 	if negation != "" {
 		return Match{Negation: negation}, nil
 	}
 	return Match{Hint: findHint(p.text, p.fold(TierCase, false).text, TierCase, fparts)}, nil
+}
+
+// cursors makes the cursor of each part in hay, the page folded at tier t with its facts;
+// cases holds the case rule of each part at TierCase, and is nil below it.
+func (p *PageText) cursors(t Tier, hay string, facts *foldFacts, parts []string, cases []*caseRule) []cursor {
+	cur := make([]cursor, len(parts))
+	for i, part := range parts {
+		cur[i] = cursor{hay: hay, part: part, at: -1, dashes: t >= TierPunctuation, facts: facts,
+			rtl: p.rightToLeft, numStart: startsNumber(part), numEnd: endsNumber(part)}
+		if cases != nil {
+			cur[i].cases = cases[i]
+		}
+	}
+	return cur
+}
+
+// caseRules makes the case rule of each part, given the page and the parts folded at
+// TierPunctuation. The first word of the quote starts a sentence in it, and so does the
+// first word of a part after a part that ends a sentence.
+func caseRules(page string, parts []string) []*caseRule {
+	caps := inCapitals(strings.Join(parts, " "))
+	out := make([]*caseRule, len(parts))
+	for i, part := range parts {
+		initial := i == 0
+		if i > 0 {
+			end := strings.TrimRight(parts[i-1], "\"')]} ")
+			initial = strings.HasSuffix(end, ".") || strings.HasSuffix(end, "!") || strings.HasSuffix(end, "?")
+		}
+		out[i] = &caseRule{page: page, part: part, initial: initial, quoteCaps: caps}
+	}
+	return out
 }
 
 // foundMatch builds the Match for spans found in page at tier t.
@@ -253,19 +317,20 @@ func excerptSpan(page string, start, end int) Span {
 	return Span{Start: a, End: b}
 }
 
-// findChain finds parts in hay, in order, without overlap, each at word boundaries, with
-// at most MaxEllipsisGap runes of hay left out between them in all and no negation in what is
-// left out. It returns the byte offset of each part. For each occurrence of the first part,
-// in order, the later parts are placed as early as possible, which leaves out the least
-// text; the first placement that fits wins. When placements fit the gap but every one of
-// them (up to maxNegationSkips) leaves out a negation, it returns that negation.
+// findChain finds the parts of cur (one cursor per part) in hay, in order, without
+// overlap, each where its cursor accepts it, with at most MaxEllipsisGap runes of hay left
+// out between them in all and no negation in what is left out. It returns the byte offset
+// of each part. For each occurrence of the first part, in order, the later parts are placed
+// as early as possible, which leaves out the least text; the first placement that fits
+// wins. When placements fit the gap but every one of them (up to maxNegationSkips) leaves
+// out a negation, it returns that negation.
 //
 // Each part keeps a cursor that only moves forwards, so the cost is linear in len(hay) for a
 // given quote and the memory is that of the quote.
-func findChain(hay string, parts []string, t Tier) (starts []int, negation string, ok bool) {
-	cur := make([]cursor, len(parts))
-	for i, p := range parts {
-		cur[i] = cursor{hay: hay, part: p, at: -1, dashes: t >= TierPunctuation}
+func findChain(hay string, cur []cursor) (starts []int, negation string, ok bool) {
+	parts := make([]string, len(cur))
+	for i := range cur {
+		parts[i] = cur[i].part
 	}
 	starts = make([]int, len(parts))
 	skips := 0
@@ -321,28 +386,36 @@ func fitsGap(hay string, parts []string, starts []int) bool {
 }
 
 // droppedNegation returns the first negation in the text left out between the placed parts,
-// or "".
+// or "". The passage from the first part to the last tells the language of the words.
 func droppedNegation(hay string, parts []string, starts []int) string {
+	last := len(parts) - 1
+	passage := hay[starts[0] : starts[last]+len(parts[last])]
 	for k := 1; k < len(parts); k++ {
-		if n := evidence.Negation(hay[starts[k-1]+len(parts[k-1]) : starts[k]]); n != "" {
+		if n := evidence.Negation(hay[starts[k-1]+len(parts[k-1]):starts[k]], passage); n != "" {
 			return n
 		}
 	}
 	return ""
 }
 
-// cursor finds the occurrences of one part in a text, at word boundaries, in order. It
-// remembers the last occurrence found, so that asking again from an offset no later than it
-// costs nothing.
+// cursor finds the occurrences of one part in a text, at word boundaries and where the rules
+// that look at the page around and inside an occurrence accept it, in order. It remembers
+// the last occurrence found, so that asking again from an offset no later than it costs
+// nothing.
 type cursor struct {
 	hay, part string
 	at        int  // the last occurrence found, or -1
 	done      bool // no occurrence after the last one asked for
 	dashes    bool // hay is folded at the punctuation tier or above: only joinHyphen joins words
+
+	facts            *foldFacts  // what the fold of hay knows of the page
+	rtl              func() bool // whether the page holds right-to-left letters
+	numStart, numEnd bool        // the part starts, ends with a number
+	cases            *caseRule   // the case rule, at TierCase; nil below it
 }
 
-// next returns the first occurrence of the part at or after byte from that lies at word
-// boundaries, or -1. Calls must not go backwards: from never decreases.
+// next returns the first occurrence of the part at or after byte from that the cursor
+// accepts (see accepts), or -1. Calls must not go backwards: from never decreases.
 func (c *cursor) next(from int) int {
 	if c.at >= from {
 		return c.at
@@ -356,7 +429,7 @@ func (c *cursor) next(from int) int {
 			break
 		}
 		i += from
-		if c.boundaries(i) {
+		if c.accepts(i) {
 			c.at = i
 			return i
 		}
@@ -367,21 +440,26 @@ func (c *cursor) next(from int) int {
 	return -1
 }
 
+// accepts reports whether the occurrence of the part at i is one: it starts and ends at
+// word boundaries, a number at its edge is a whole number of the page, no bidi control
+// reorders it, and its case differs from the part's only where the case rule allows.
+func (c *cursor) accepts(i int) bool {
+	j := i + len(c.part)
+	return c.boundaries(i) && c.wholeNumbers(i, j) && !c.facts.bidiRefuses(c.hay, i, j, c.rtl) &&
+		(c.cases == nil || c.cases.allows(c.hay, i, j))
+}
+
 // boundaries reports whether an occurrence of the part at i starts and ends at a word
 // boundary of the text (see evidence.IsWordRune). Invisible characters are looked through.
 // A hyphen between two word runes joins them, so "negotiable" is not found inside
-// "non-negotiable"; a point or comma between two digits joins them, so "5 million" is not
-// found inside "2.5 million". A combining mark after the occurrence changes its last letter.
+// "non-negotiable". A combining mark after the occurrence changes its last letter.
 func (c *cursor) boundaries(i int) bool {
 	first, _ := utf8.DecodeRuneInString(c.part)
 	last, _ := utf8.DecodeLastRuneInString(c.part)
 	prev, at := prevVisible(c.hay, i)
 	if evidence.IsWordRune(first) {
 		before, _ := prevVisible(c.hay, at)
-		switch {
-		case evidence.IsWordRune(prev),
-			c.isHyphen(prev) && evidence.IsWordRune(before),
-			isDecimalMark(prev) && isDigitRune(first) && isDigitRune(before):
+		if evidence.IsWordRune(prev) || c.isHyphen(prev) && evidence.IsWordRune(before) {
 			return false
 		}
 	}
@@ -391,14 +469,101 @@ func (c *cursor) boundaries(i int) bool {
 	}
 	if evidence.IsWordRune(last) {
 		after, _ := nextVisible(c.hay, at)
-		switch {
-		case evidence.IsWordRune(next),
-			c.isHyphen(next) && evidence.IsWordRune(after),
-			isDecimalMark(next) && isDigitRune(last) && isDigitRune(after):
+		if evidence.IsWordRune(next) || c.isHyphen(next) && evidence.IsWordRune(after) {
 			return false
 		}
 	}
 	return true
+}
+
+// wholeNumbers reports whether a number at an edge of the occurrence [i, j) is a whole
+// number of the page: the page does not go on with it (evidence.JoinsNumber: a digit, a
+// superscript or fraction, a sign or dash, a fraction slash, a caret, or a separator with a
+// digit beyond; evidence.SpaceJoinsDigits: "5 500"). A space that stands for a digit-group
+// space of the page joins, and a dash that had whitespace on the number's side does not.
+func (c *cursor) wholeNumbers(i, j int) bool {
+	if c.numStart {
+		prev, at := prevVisible(c.hay, i)
+		beyond, _ := prevVisible(c.hay, at)
+		if c.joins(prev, at, beyond, true) {
+			return false
+		}
+	}
+	if c.numEnd {
+		next, end := nextVisible(c.hay, j)
+		beyond, _ := nextVisible(c.hay, end)
+		_, size := utf8.DecodeLastRuneInString(c.hay[:end])
+		if c.joins(next, end-size, beyond, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// joins reports whether r, at byte at of the hay beside a number of an occurrence (before it
+// when left), joins that number to more of it; beyond is the rune on r's far side.
+func (c *cursor) joins(r rune, at int, beyond rune, left bool) bool {
+	switch {
+	case r == 0:
+		return false
+	case r == ' ':
+		if c.facts.groupSpace(at) {
+			return true
+		}
+		return evidence.SpaceJoinsDigits(c.hay[:at], c.hay[at+1:])
+	case c.dashes && (r == '-' || r == joinHyphen):
+		if d, ok := c.facts.dashAt(at); ok && (left && d.after || !left && d.before) {
+			return false // "2020 – a year": the dash was spaced on the number's side
+		}
+		return true
+	}
+	return evidence.JoinsNumber(r, beyond)
+}
+
+// startsNumber reports whether part starts with a number: a numeral, or a sign, separator,
+// fraction slash or caret before one ("-5", ".5").
+func startsNumber(part string) bool {
+	r, size := utf8.DecodeRuneInString(part)
+	if evidence.IsNumeral(r) {
+		return true
+	}
+	next, _ := utf8.DecodeRuneInString(part[size:])
+	return numberMark(r) && evidence.IsNumeral(next)
+}
+
+// endsNumber reports whether part ends with a number: a numeral, or a sign, separator,
+// fraction slash or caret after one ("5.", "10-").
+func endsNumber(part string) bool {
+	r, size := utf8.DecodeLastRuneInString(part)
+	if evidence.IsNumeral(r) {
+		return true
+	}
+	before, _ := utf8.DecodeLastRuneInString(part[:len(part)-size])
+	return numberMark(r) && evidence.IsNumeral(before)
+}
+
+// numberMark reports whether r is written inside or beside a number: a sign or dash, a digit
+// separator, a fraction slash or a caret.
+func numberMark(r rune) bool {
+	return evidence.IsNumberSign(r) || evidence.IsDigitSeparator(r) || evidence.IsFractionSlash(r) ||
+		r == '^' || r == joinHyphen
+}
+
+// groupSpace reports whether the space at byte at of the folded text stands for a
+// digit-group space of the page.
+func (ff *foldFacts) groupSpace(at int) bool {
+	_, ok := slices.BinarySearch(ff.groupSpaces, int32(at))
+	return ok
+}
+
+// dashAt returns what is known of the spacing of the dash at byte at of the folded text: ok
+// when it had whitespace on a side.
+func (ff *foldFacts) dashAt(at int) (spacedDash, bool) {
+	k, ok := slices.BinarySearchFunc(ff.dashes, int32(at), func(d spacedDash, at int32) int { return int(d.off - at) })
+	if !ok {
+		return spacedDash{}, false
+	}
+	return ff.dashes[k], true
 }
 
 // isHyphen reports whether r is a hyphen, which joins the words on either side into one: -,
@@ -411,10 +576,6 @@ func (c *cursor) isHyphen(r rune) bool {
 	return r == '-' || r == '\u2010' || r == '\u2011'
 }
 
-// isDecimalMark reports whether r is a point or comma, which joins the digits on either side
-// into one number.
-func isDecimalMark(r rune) bool { return r == '.' || r == ',' }
-
 func isDigitRune(r rune) bool { return unicode.IsDigit(r) }
 
 // prevVisible returns the last rune before byte i that is not invisible (0 at the start) and
@@ -423,7 +584,7 @@ func prevVisible(s string, i int) (rune, int) {
 	for i > 0 {
 		r, size := utf8.DecodeLastRuneInString(s[:i])
 		i -= size
-		if !isInvisible(r) {
+		if !evidence.IsInvisible(r) {
 			return r, i
 		}
 	}
@@ -436,7 +597,7 @@ func nextVisible(s string, i int) (rune, int) {
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		if !isInvisible(r) {
+		if !evidence.IsInvisible(r) {
 			return r, i
 		}
 	}

@@ -231,7 +231,7 @@ func wordTraps(w corpusWord) []string {
 	if strings.ContainsRune(w.sep, '\u3000') || strings.ContainsRune(w.text, '\u3000') {
 		out = append(out, "ideographic-space")
 	}
-	if strings.ContainsFunc(w.text, isInvisible) {
+	if strings.ContainsFunc(w.text, evidence.IsInvisible) {
 		out = append(out, "invisible")
 	}
 	if strings.ContainsAny(w.text, "“”‘’«»„") {
@@ -366,7 +366,7 @@ func cjkQuote(p string) (corpusCandidate, bool) {
 
 // dropInvisible removes invisible format characters, as a browser's copy does.
 func dropInvisible(r rune) rune {
-	if isInvisible(r) {
+	if evidence.IsInvisible(r) {
 		return -1
 	}
 	return r

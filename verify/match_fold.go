@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"evidenceledger/evidence"
 )
 
 // folded is a text after folding at one tier, with a map back to the text it came from:
@@ -17,6 +19,36 @@ type folded struct {
 	text  string
 	src   string
 	start []uint32
+	facts foldFacts
+}
+
+// foldFacts is what a fold knows of the page beside its text, for the rules that look at
+// the page as it is (docs/matching.md): each list is sorted by offset into the folded text,
+// and empty on most pages.
+type foldFacts struct {
+	// groupSpaces are the spaces that stand for a no-break, thin, narrow no-break or figure
+	// space between two digits: a digit-group separator, as in 5 500.
+	groupSpaces []int32
+	// dashes are the dashes that had whitespace on a side, which the punctuation tier drops.
+	dashes []spacedDash
+	// bidi are the bidi controls of the text, in it (present) or dropped from it.
+	bidi []bidiControl
+}
+
+// spacedDash is a dash of the folded text at off that had whitespace before or after it on
+// the page.
+type spacedDash struct {
+	off           int32
+	before, after bool
+}
+
+// bidiControl is a bidi control at off: in the text there (present) or dropped from it
+// before the rune at off; override tells whether an override (LRO, RLO) is open after it.
+type bidiControl struct {
+	off      int32
+	r        rune
+	present  bool
+	override bool
 }
 
 // segment marks, in folded.start, a unit that is a whole NFKC segment rather than one rune.
@@ -35,8 +67,9 @@ func (f *folded) span(i, j int) Span {
 }
 
 // folder folds one text at one tier. Every rune goes through emit, which applies the
-// foldings of the tier in a fixed order (punctuation, invisible, whitespace, case), so that a
-// quote and a page folded at the same tier compare like for like.
+// foldings of the tier in a fixed order (superscripts, punctuation, invisible, whitespace,
+// case), so that a quote and a page folded at the same tier compare like for like, and
+// notes in facts what the page rules need of the text beside the fold.
 type folder struct {
 	tier  Tier
 	track bool   // record the offset map (pages); quotes need no map
@@ -54,12 +87,16 @@ type folder struct {
 
 	pendingSpace   bool // a run of whitespace waits for the next visible rune
 	spaceA, spaceB int
+	groupSpace     bool // that run holds a digit-group space (U+00A0, U+2009, U+202F, U+2007)
 	dash           bool // a dash waits for the next visible rune (punctuation tier)
-	dashJoins      bool // that dash is a hyphen between two words
+	dashJoins      bool // that dash is a hyphen with no whitespace around it
+	dashBefore     bool // whitespace came right before that dash
+	dashAfter      bool // whitespace came after it
 	dashA, dashB   int
 	last           rune // last rune written, 0 before the first
+	sup            bool // the last unit was a superscript, written after a caret (unicode tier)
 	nfkc           []byte
-	caseBuf        [2]rune
+	facts          foldFacts
 }
 
 // foldText folds s at tier t, which is TierWhitespace or above: runs of whitespace become one
@@ -72,7 +109,11 @@ func foldText(s string, t Tier, track bool) folded {
 		f.start = make([]uint32, 0, len(s))
 	}
 	f.run(s)
-	return folded{text: f.out.String(), src: s, start: f.start}
+	if t < TierInvisible {
+		f.facts.bidi = presentBidi(f.out.String())
+	}
+	markOverrides(f.facts.bidi)
+	return folded{text: f.out.String(), src: s, start: f.start, facts: f.facts}
 }
 
 // run folds s rune by rune through emit.
@@ -82,11 +123,23 @@ func (f *folder) run(s string) {
 		c := s[i]
 		// ASCII followed by ASCII is its own normalization segment and needs no NFKC.
 		if c < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
+			f.sup = false
 			f.emit(rune(c), i, i+1)
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if p, ok := superscripts[r]; ok && t >= TierUnicode {
+			// A superscript is an exponent: 10⁶ is written 10^6, never 106.
+			if !f.sup {
+				f.emit('^', i, i+size)
+			}
+			f.emit(p, i, i+size)
+			f.sup = true
+			i += size
+			continue
+		}
+		f.sup = false
 		if t >= TierPunctuation {
 			// Map punctuation before NFKC: NFKC would turn ″ into two primes and ´ into a
 			// space and a combining accent.
@@ -106,9 +159,9 @@ func (f *folder) run(s string) {
 			n = size
 		}
 		seg := s[i : i+n]
-		if norm.NFKC.IsNormalString(seg) || changesKind(seg) {
+		if norm.NFKC.IsNormalString(seg) || evidence.ChangesKind(seg) {
 			// Already normal, or a form whose compatibility mapping would turn one letter or
-			// digit into another (see changesKind): keep it as it is, rune by rune.
+			// digit into another (see evidence.ChangesKind): keep it as it is, rune by rune.
 			for j := 0; j < len(seg); {
 				r, size := utf8.DecodeRuneInString(seg[j:])
 				f.emit(r, i+j, i+j+size)
@@ -123,8 +176,15 @@ func (f *folder) run(s string) {
 		i += n
 	}
 	if f.dash {
-		f.flushDash()
+		f.flushDash(0)
 	}
+}
+
+// superscripts are the superscript digits and signs, which the unicode tier writes after a
+// caret: 10⁶ is 10^6 and 10⁻³ is 10^-3. Subscripts are kept as they are.
+var superscripts = map[rune]rune{
+	'⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8',
+	'⁹': '9', '⁺': '+', '⁻': '-',
 }
 
 // emit applies the per-rune foldings of the tier to r, which the source bytes [a, b)
@@ -137,7 +197,10 @@ func (f *folder) emit(r rune, a, b int) {
 				r = p
 			}
 		}
-		if t >= TierInvisible && isInvisible(r) {
+		if t >= TierInvisible && evidence.IsInvisible(r) {
+			if bidiKind(r) != notBidi && !f.watch {
+				f.facts.bidi = append(f.facts.bidi, bidiControl{off: int32(f.out.Len()), r: r})
+			}
 			return
 		}
 	}
@@ -151,21 +214,27 @@ func (f *folder) emit(r rune, a, b int) {
 			// Whitespace before a dash is dropped; the dash waits for what follows.
 			f.dash, f.dashA, f.dashB = true, a, b
 			f.dashJoins = (r == joinHyphen || r == '-' && b-a == 1) && !f.pendingSpace && f.last != 0
+			f.dashBefore, f.dashAfter = f.pendingSpace, false
 			f.pendingSpace = false
 			return
 		}
 		if f.dash {
 			if isSpace(r) {
 				f.dashJoins = false // whitespace after a dash is dropped too
+				f.dashAfter = true
 				return
 			}
-			f.flushDash()
+			f.flushDash(r)
 		}
 	}
 	if isSpace(r) {
 		if !f.pendingSpace {
 			f.pendingSpace = true
 			f.spaceA, f.spaceB = a, b
+			f.groupSpace = false
+		}
+		if r != ' ' && evidence.IsDigitSeparator(r) {
+			f.groupSpace = true
 		}
 		return
 	}
@@ -173,20 +242,14 @@ func (f *folder) emit(r rune, a, b int) {
 		f.pendingSpace = false
 		glued := t >= TierPunctuation && (gluesAfter(f.last) || gluesBefore(r))
 		if f.last != 0 && !glued {
+			if f.groupSpace && isDigitRune(f.last) && isDigitRune(r) && !f.watch {
+				f.facts.groupSpaces = append(f.facts.groupSpaces, int32(f.out.Len()))
+			}
 			f.put(' ', f.spaceA, f.spaceB)
 		}
 	}
 	if t >= TierCase {
-		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-		} else {
-			for _, c := range foldCase(r, f.caseBuf[:0]) {
-				f.put(c, a, b)
-			}
-			return
-		}
+		r = foldCase(r)
 	}
 	f.put(r, a, b)
 }
@@ -194,73 +257,22 @@ func (f *folder) emit(r rune, a, b int) {
 // joinHyphen is what a hyphen between two words folds to at the punctuation tier: U+2010,
 // kept apart from '-', to which every other dash folds. A hyphen (-, U+2010, U+2011) with a
 // word on each side and no space joins the two into one word ("non-negotiable"); a dash, a
-// run of dashes, or a hyphen with a space beside it separates them ("much — he's").
+// run of dashes, or a hyphen with a space beside it separates them ("much — he's"). Between
+// two digits a hyphen is a dash: 1990-1995 is 1990–1995.
 const joinHyphen = '\u2010'
 
-// flushDash writes the dash that waits for what follows it.
-func (f *folder) flushDash() {
+// flushDash writes the dash that waits for what follows it, next (0 at the end of the text).
+func (f *folder) flushDash(next rune) {
 	r := '-'
-	if f.dashJoins {
+	if f.dashJoins && evidence.IsWordRune(f.last) && evidence.IsWordRune(next) &&
+		!(isDigitRune(f.last) && isDigitRune(next)) {
 		r = joinHyphen
 	}
 	f.dash = false
-	f.put(r, f.dashA, f.dashB)
-}
-
-// changesKind reports whether seg holds a character whose compatibility mapping (NFKC) does
-// not keep the letter or digit it stands for, so folding it would put a different letter or
-// digit in the text: superscripts and subscripts (10⁶ is not 106, 62² is not 622), vulgar
-// fractions (½ is not 1/2 written out), Roman numerals, circled, parenthesized and squared
-// forms (①, ⑴, ㎏), letterlike symbols (™, №, ℃) and modifier letters (ʰ, ᵃ). Canonical
-// equivalents among them (the ohm and Kelvin signs) are still folded by NFC.
-//
-// Every other compatibility mapping keeps the letters and digits and only changes their
-// form, and is folded: full-width and half-width forms (ＡＢＣ), ligatures (ﬁ, ĳ), the long
-// s, styled mathematical letters and digits, compatibility ideographs, spaces and dots.
-func changesKind(seg string) bool {
-	for _, r := range seg {
-		if r < 0xAA {
-			continue
-		}
-		for _, k := range kindRanges {
-			if k[0] <= r && r <= k[1] && !isCanonicalSingleton(r) {
-				return true
-			}
-		}
+	if (f.dashBefore || f.dashAfter) && !f.watch {
+		f.facts.dashes = append(f.facts.dashes, spacedDash{off: int32(f.out.Len()), before: f.dashBefore, after: f.dashAfter})
 	}
-	return false
-}
-
-// kindRanges are the ranges of characters whose compatibility mapping changes what they
-// stand for (see changesKind).
-var kindRanges = [][2]rune{
-	{0x00AA, 0x00AA}, // ª
-	{0x00B2, 0x00B3}, // ² ³
-	{0x00B9, 0x00BA}, // ¹ º
-	{0x00BC, 0x00BE}, // ¼ ½ ¾
-	{0x02B0, 0x02FF}, // spacing modifier letters
-	{0x1D2C, 0x1DBF}, // phonetic superscripts and subscripts
-	{0x2070, 0x209F}, // superscripts and subscripts
-	{0x2100, 0x214F}, // letterlike symbols
-	{0x2150, 0x218F}, // number forms: fractions, Roman numerals
-	{0x2460, 0x24FF}, // enclosed alphanumerics
-	{0x3200, 0x33FF}, // enclosed CJK letters and months, CJK compatibility (squared)
-	{0xA69C, 0xA69D}, // Cyrillic modifier letters
-	{0xA770, 0xA770}, // modifier letter us
-	{0xA7F2, 0xA7F9}, // modifier capital letters
-	{0xAB5C, 0xAB5F}, // modifier letters
-	{0xAB69, 0xAB69},
-	{0x10780, 0x107BF}, // modifier letters extended
-	{0x1E030, 0x1E08F}, // Cyrillic modifiers
-	{0x1F100, 0x1F1FF}, // enclosed alphanumeric supplement
-}
-
-// isCanonicalSingleton reports whether r is canonically equivalent to another character
-// (the ohm sign Ω and Ω): NFC maps it, which keeps the letter.
-func isCanonicalSingleton(r rune) bool {
-	var buf [utf8.UTFMax]byte
-	b := buf[:utf8.EncodeRune(buf[:], r)]
-	return !norm.NFC.IsNormal(b)
+	f.put(r, f.dashA, f.dashB)
 }
 
 // unit is the offset map entry of the source bytes [a, b): a, with the segment bit when they
@@ -318,17 +330,6 @@ func (f *folder) put(r rune, a, b int) {
 	}
 }
 
-// isInvisible reports whether r is a format or ignorable character that renders as nothing:
-// the soft hyphen, zero-width spaces and joiners, bidi marks and embeddings, the word joiner,
-// the byte-order mark (all of Unicode category Cf), variation selectors and the combining
-// grapheme joiner.
-func isInvisible(r rune) bool {
-	if r < 0xAD {
-		return false
-	}
-	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) || r == 0x034F
-}
-
 // punctuation maps typographic quotes, primes, guillemets and dashes to ASCII.
 var punctuation = map[rune]rune{
 	// double quotation marks
@@ -356,20 +357,19 @@ func gluesBefore(r rune) bool {
 	return false
 }
 
-// foldCase appends the case folding of r to buf: Unicode simple case folding (every rune of
-// a case orbit maps to the orbit's smallest member), plus ß and ẞ to "ss" and the Turkish
-// dotted İ to "i". The dotless ı matches only itself.
-func foldCase(r rune, buf []rune) []rune {
+// foldCase returns the case folding of r: Unicode simple case folding (every rune of a case
+// orbit maps to the orbit's smallest member, so ẞ and ß are one letter), and the Turkish
+// dotted İ to "i". The dotless ı matches only itself, and ß is never "ss". Each rune folds to
+// one rune, so a text folded for case is rune for rune the text folded for punctuation.
+func foldCase(r rune) rune {
 	switch {
 	case r < utf8.RuneSelf:
 		if 'A' <= r && r <= 'Z' {
 			r += 'a' - 'A'
 		}
-		return append(buf, r)
-	case r == 'ß' || r == 'ẞ':
-		return append(buf, 's', 's')
+		return r
 	case r == 'İ':
-		return append(buf, 'i')
+		return 'i'
 	}
 	least := r
 	for c := unicode.SimpleFold(r); c != r; c = unicode.SimpleFold(c) {
@@ -378,5 +378,5 @@ func foldCase(r rune, buf []rune) []rune {
 	if 'A' <= least && least <= 'Z' {
 		least += 'a' - 'A' // ſ and K (Kelvin) fold with s and k
 	}
-	return append(buf, least)
+	return least
 }
