@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,34 @@ func BenchmarkExtractLargest(b *testing.B) {
 			for b.Loop() {
 				if _, err := x.fn(body, "text/html"); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkExtractCorpus reads every page of the corpus once per iteration, with each
+// extractor: the cost of a check's text extraction over real pages, style sheets included.
+func BenchmarkExtractCorpus(b *testing.B) {
+	var pages [][]byte
+	total := 0
+	for _, p := range corpusPages(b) {
+		body, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, body)
+		total += len(body)
+	}
+	for _, x := range extractors {
+		b.Run(x.name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, body := range pages {
+					if _, err := x.fn(body, "text/html"); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
 		})
