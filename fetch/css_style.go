@@ -169,7 +169,8 @@ func (ps *pageStyle) enter(n *html.Node, parent *computed, set *styleSet, out *c
 			d := &r.body.decls[i]
 			p := prio(d.important, false, r.layer, r.spec, r.order)
 			for vp := range numViewports {
-				if r.mask&(1<<vp) != 0 && p > win[vp][d.prop].prio {
+				// >=: of two declarations in one rule, the later wins (no two rules tie).
+				if r.mask&(1<<vp) != 0 && p >= win[vp][d.prop].prio {
 					win[vp][d.prop] = winner{p, d}
 				}
 			}
@@ -183,7 +184,7 @@ func (ps *pageStyle) enter(n *html.Node, parent *computed, set *styleSet, out *c
 				d := &inl.decls[i]
 				p := prio(d.important, true, -1, 0xFFFFFF, 0)
 				for vp := range numViewports {
-					if p > win[vp][d.prop].prio {
+					if p >= win[vp][d.prop].prio {
 						win[vp][d.prop] = winner{p, d}
 					}
 				}
@@ -274,7 +275,7 @@ func (ps *pageStyle) customProps(n *html.Node, inl *ruleBody, parent *computed, 
 				if win[vp] == nil {
 					win[vp] = map[string]cw{}
 				}
-				if w, ok := win[vp][d.name]; !ok || p > w.prio {
+				if w, ok := win[vp][d.name]; !ok || p >= w.prio {
 					win[vp][d.name] = cw{p, d.raw}
 				}
 			}
@@ -577,8 +578,14 @@ func (ps *pageStyle) compute(n *html.Node, win *[numProps]winner, pv *vstyle, ou
 			out.opacity *= clamp01(op)
 		}
 		out.opacity *= filterOpacity(vals[propFilter])
-		if c := ident(propContentVisibility); c == "hidden" {
+		switch ident(propContentVisibility) {
+		case "hidden":
 			out.contentGone = true
+		case "":
+			// The browser's own sheet: [hidden=until-found] { content-visibility: hidden }.
+			if v, ok := attrVal(n, "hidden"); ok && n.Namespace == "" && strings.EqualFold(strings.TrimSpace(v), "until-found") {
+				out.contentGone = true
+			}
 		}
 	}
 	// The background behind the text.

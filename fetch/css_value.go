@@ -125,6 +125,9 @@ func parseDeclaration(name string, toks []cssToken, important bool) (decls []css
 	}
 	usesVar = hasVar(toks)
 	if p, ok := longhands[name]; ok {
+		if !usesVar && !validValue(p, toks) {
+			return nil, false // dropped when parsed: an earlier declaration stays
+		}
 		return []cssDecl{{prop: p, important: important, toks: toks}}, usesVar
 	}
 	sh, ok := shorthands[name]
@@ -138,9 +141,111 @@ func parseDeclaration(name string, toks []cssToken, important bool) (decls []css
 		return decls, true
 	}
 	for p, v := range expandShorthand(sh, toks) {
+		if !validValue(p, v) {
+			return nil, false
+		}
 		decls = append(decls, cssDecl{prop: p, important: important, toks: v})
 	}
 	return decls, false
+}
+
+// validValue reports whether a value can be one of the property: a browser drops a
+// declaration it cannot read when it parses the sheet, so that an earlier one stays in
+// force. It accepts what this package reads and, leniently, functions it does not read.
+func validValue(p cssProp, toks []cssToken) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	if len(toks) == 1 && isWideKeyword(toks[0]) {
+		return true
+	}
+	one := func(words ...string) bool {
+		if len(toks) != 1 || toks[0].kind != tokIdent {
+			return false
+		}
+		for _, w := range words {
+			if toks[0].text == w {
+				return true
+			}
+		}
+		return false
+	}
+	switch p {
+	case propDisplay:
+		_, ok := displayOf(toks)
+		return ok
+	case propVisibility:
+		return one("visible", "hidden", "collapse")
+	case propContentVisibility:
+		return one("visible", "hidden", "auto")
+	case propPosition:
+		return one("static", "relative", "absolute", "fixed", "sticky", "-webkit-sticky")
+	case propFloat:
+		return one("none", "left", "right", "inline-start", "inline-end")
+	case propOverflowX, propOverflowY:
+		return one("visible", "hidden", "clip", "scroll", "auto", "overlay", "-moz-hidden-unscrollable")
+	case propOpacity:
+		_, ok := number(toks)
+		return ok || isFunctionValue(toks)
+	case propLeft, propTop, propRight, propBottom, propMarginLeft, propMarginTop, propWidth, propHeight,
+		propMaxWidth, propMaxHeight, propTextIndent:
+		if len(toks) == 1 && toks[0].kind == tokIdent {
+			switch toks[0].text {
+			case "auto", "none", "min-content", "max-content", "fit-content", "stretch",
+				"-webkit-fill-available", "-moz-available", "-webkit-min-content", "-webkit-max-content":
+				return true
+			}
+			return false
+		}
+		for _, t := range toks {
+			switch {
+			case t.kind == tokIdent && (t.text == "hanging" || t.text == "each-line"):
+			case t.kind == tokPercentage, t.kind == tokNumber && t.num == 0:
+			case t.kind == tokDimension:
+				if _, ok := unitPx(1, t.text, lengthCtx{fontPx: 16, vp: viewports[0]}); !ok {
+					return false
+				}
+			case t.kind == tokFunction:
+				return true
+			default:
+				return false
+			}
+		}
+		return true
+	case propFontSize:
+		_, ok := fontSize(toks, 16, viewports[0])
+		return ok || isFunctionValue(toks)
+	case propColor, propTextFill, propBackgroundColor:
+		if _, k := colorValue(toks); k != 0 {
+			return true
+		}
+		return isFunctionValue(toks) || len(toks) == 1 && toks[0].kind == tokIdent && toks[0].text == "-webkit-link"
+	case propTextStroke:
+		if one("thin", "medium", "thick") {
+			return true
+		}
+		_, k := length(toks, lengthCtx{fontPx: 16, vp: viewports[0]})
+		return k == lenPx || isFunctionValue(toks)
+	case propClip:
+		return one("auto") || toks[0].kind == tokFunction && toks[0].text == "rect"
+	case propTransform, propFilter, propBackgroundImage, propClipPath:
+		if one("none") {
+			return true
+		}
+		for _, t := range toks {
+			if t.kind == tokFunction || t.kind == tokURL {
+				return true
+			}
+		}
+		return p == propClipPath && toks[0].kind == tokIdent
+	}
+	return true
+}
+
+// isFunctionValue reports a value that is one function (a colour or math function this
+// package does not read).
+func isFunctionValue(toks []cssToken) bool {
+	return len(toks) > 0 && toks[0].kind == tokFunction && closeOf(toks, 0) == len(toks)-1
 }
 
 // expandShorthand returns the value of each longhand that counts.
