@@ -11,6 +11,7 @@ import (
 	"github.com/andybalholm/cascadia"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
+	"golang.org/x/net/html"
 )
 
 // The limits on the CSS read for one page (docs/fetch.md, "Style sheets"). A page that goes
@@ -241,10 +242,11 @@ type customDecl struct {
 type selRule struct {
 	sel   cascadia.Sel
 	body  *ruleBody
-	spec  uint32 // specificity: 8 bits each for ids, classes, types
-	order uint32 // position in the cascade: later wins among equals
-	layer int    // the layer's rank in layer order, -1 when not in a layer
-	mask  uint8  // the viewports the rule's conditions allow
+	spec  uint32   // specificity: 8 bits each for ids, classes, types
+	order uint32   // position in the cascade: later wins among equals
+	layer int      // the layer's rank in layer order, -1 when not in a layer
+	mask  uint8    // the viewports the rule's conditions allow
+	anc   []uint32 // keys some ancestor must have (ancestorFilter)
 }
 
 // styleSet is the compiled style sheets of one tree: a document, or a shadow root.
@@ -307,7 +309,7 @@ type sheetSource struct {
 type scope struct {
 	mask  uint8        // the viewports its conditions allow; 0 for none
 	layer string       // its cascade layer, "" for none
-	sels  [][]selToken // inside a style rule: that rule's complex selectors (CSS Nesting)
+	sels  *selList // inside a style rule: that rule's selectors (CSS Nesting); nil outside
 }
 
 // selToken is one token of a selector, as written.
@@ -332,6 +334,7 @@ const maxBlockDepth = 32
 type sheetParser struct {
 	l              *css.Lexer
 	back           []lexTok
+	bufs           [maxBlockDepth + 2][]lexTok // a prelude or declaration being read, per depth
 	s              *styleSet
 	src            sheetSource
 	importsAllowed bool
@@ -473,7 +476,8 @@ func (p *sheetParser) skipBlock() {
 // qualifiedRule reads a style rule: a selector list and a block.
 func (p *sheetParser) qualifiedRule(sc scope, nested bool) {
 	p.importsAllowed = false
-	var pre []lexTok
+	pre := p.bufs[p.depth][:0]
+	defer func() { p.bufs[p.depth] = pre[:0] }()
 	for {
 		t := p.next()
 		switch t.tt {
@@ -508,13 +512,34 @@ func (p *sheetParser) styleBlock(prelude []lexTok, sc scope) {
 	}
 	p.depth++
 	defer func() { p.depth-- }()
-	sels := splitSelectors(prelude)
-	if sc.sels != nil {
-		sels = nestSelectors(sc.sels, sels)
-	}
+	sels := &selList{prelude: prelude, parent: sc.sels}
 	inner := scope{mask: sc.mask, layer: sc.layer, sels: sels}
-	body := p.s.rule(sels, sc)
+	order := p.s.nextOrder()
+	body := &ruleBody{}
 	p.blockContents(inner, body)
+	// Most rules declare nothing that counts: their selectors are not compiled.
+	if len(body.decls) > 0 || len(body.vars) > 0 {
+		p.s.rule(sels.get(), sc, body, order)
+	}
+}
+
+// selList is the selectors of a style rule, split and resolved against those of the rule
+// it is nested in when first needed: most rules declare nothing that counts.
+type selList struct {
+	prelude []lexTok // valid while the rule's block is read
+	parent  *selList
+	sels    [][]selToken
+	done    bool
+}
+
+func (l *selList) get() [][]selToken {
+	if !l.done {
+		l.sels, l.done = splitSelectors(l.prelude), true
+		if l.parent != nil {
+			l.sels = nestSelectors(l.parent.get(), l.sels)
+		}
+	}
+	return l.sels
 }
 
 // blockContents reads declarations and nested rules up to the '}' that ends the block;
@@ -530,8 +555,8 @@ func (p *sheetParser) blockContents(sc scope, body *ruleBody) {
 			p.atRule(t, sc, true)
 		default:
 			// A declaration, or a nested rule when a '{' comes before the ';'.
-			var toks []lexTok
-			custom := t.tt == css.CustomPropertyNameToken
+			toks := p.bufs[p.depth][:0]
+			custom, rule := t.tt == css.CustomPropertyNameToken, false
 			t0 := t
 			for {
 				if t.tt == css.ErrorToken {
@@ -546,15 +571,16 @@ func (p *sheetParser) blockContents(sc scope, body *ruleBody) {
 				}
 				if t.tt == css.LeftBraceToken && !custom {
 					p.styleBlock(toks, sc)
-					toks = nil
+					rule = true
 					break
 				}
 				toks = p.component(t, toks)
 				t = p.next()
 			}
-			if toks != nil && body != nil {
+			if !rule && len(toks) > 0 && body != nil {
 				body.declaration(t0, toks, p.s)
 			}
+			p.bufs[p.depth] = toks[:0]
 		}
 	}
 }
@@ -615,17 +641,24 @@ func (p *sheetParser) atRule(t lexTok, sc scope, nested bool) {
 	}
 	// Inside a style rule: declarations of that rule under the condition, and rules.
 	var body *ruleBody
+	order := p.s.nextOrder()
 	if inner.mask != 0 {
-		body = p.s.rule(sc.sels, inner)
+		body = &ruleBody{}
 	}
 	p.blockContents(inner, body)
+	if body != nil && (len(body.decls) > 0 || len(body.vars) > 0) {
+		p.s.rule(sc.sels.get(), inner, body, order)
+	}
 }
 
-// rule adds a style rule with these selectors in scope sc and returns its body, which the
-// caller fills with declarations.
-func (s *styleSet) rule(sels [][]selToken, sc scope) *ruleBody {
-	body := &ruleBody{}
+// nextOrder returns the place in cascade order of the next rule.
+func (s *styleSet) nextOrder() uint32 {
 	s.order++
+	return s.order
+}
+
+// rule adds a style rule with these selectors, in scope sc, at a place in cascade order.
+func (s *styleSet) rule(sels [][]selToken, sc scope, body *ruleBody, order uint32) {
 	layer := -1
 	if sc.layer != "" {
 		layer = s.layerRank(sc.layer)
@@ -640,10 +673,9 @@ func (s *styleSet) rule(sels [][]selToken, sc scope) *ruleBody {
 			continue
 		}
 		s.page.selectors++
-		r.body, r.order, r.layer, r.mask = body, s.order, layer, sc.mask
+		r.body, r.order, r.layer, r.mask = body, order, layer, sc.mask
 		s.index(r, sel)
 	}
-	return body
 }
 
 // addImport reads an @import rule: the sheet, when it was fetched and its imports are
@@ -1109,65 +1141,28 @@ func maxSpecificity(list []selToken) (a, b, c int) {
 
 // index files a rule under the most selective simple selector of its last compound (an id,
 // a class, an attribute name, a type), so that an element is only matched against rules
-// that can apply to it.
+// that can apply to it, and notes what its ancestors must have (see ancestorFilter).
 func (s *styleSet) index(r *selRule, sel []selToken) {
-	start := 0
-	depth := 0
-	for i, t := range sel {
-		switch t.tt {
-		case css.FunctionToken, css.LeftParenthesisToken, css.LeftBracketToken:
-			depth++
-		case css.RightParenthesisToken, css.RightBracketToken:
-			depth--
-		case css.WhitespaceToken:
-			if depth == 0 {
-				start = i + 1
+	comps := compounds(sel)
+	// Walking left from the subject, a compound followed by a descendant or child
+	// combinator is an ancestor of the subject while the chain from the subject is one of
+	// ancestors; a sibling combinator ends that chain.
+	onChain := true
+	for i := len(comps) - 2; i >= 0 && onChain; i-- {
+		switch comps[i+1].comb {
+		case " ", ">":
+			if id, class, _, tag := compoundKey(comps[i].toks); id != "" {
+				r.anc = append(r.anc, keyHash('#', id))
+			} else if class != "" {
+				r.anc = append(r.anc, keyHash('.', class))
+			} else if tag != "" {
+				r.anc = append(r.anc, keyHash('<', tag))
 			}
-		case css.DelimToken:
-			if depth == 0 && (t.data == ">" || t.data == "+" || t.data == "~") {
-				start = i + 1
-			}
+		default:
+			onChain = false
 		}
 	}
-	var id, class, attr, tag string
-	depth = 0
-	last := sel[start:]
-	for i := 0; i < len(last); i++ {
-		t := last[i]
-		switch t.tt {
-		case css.FunctionToken, css.LeftParenthesisToken:
-			depth++
-		case css.RightParenthesisToken:
-			depth--
-		case css.LeftBracketToken:
-			if depth == 0 && attr == "" && i+1 < len(last) && last[i+1].tt == css.IdentToken {
-				attr = strings.ToLower(cssUnescape([]byte(last[i+1].data)))
-			}
-			depth++
-		case css.RightBracketToken:
-			depth--
-		case css.HashToken:
-			if depth == 0 && id == "" {
-				id = cssUnescape([]byte(t.data[1:]))
-			}
-		case css.DelimToken:
-			if depth == 0 && t.data == "." && i+1 < len(last) && last[i+1].tt == css.IdentToken && class == "" {
-				class = cssUnescape([]byte(last[i+1].data))
-				i++
-			}
-		case css.ColonToken:
-			// The pseudo-class name is not a type, and what a pseudo-class function holds is
-			// not required of the element.
-			if i+1 < len(last) && last[i+1].tt == css.FunctionToken {
-				depth++
-			}
-			i++
-		case css.IdentToken:
-			if depth == 0 && i == 0 {
-				tag = strings.ToLower(cssUnescape([]byte(t.data)))
-			}
-		}
-	}
+	id, class, attr, tag := compoundKey(comps[len(comps)-1].toks)
 	switch {
 	case id != "":
 		s.byID[id] = append(s.byID[id], r)
@@ -1180,6 +1175,142 @@ func (s *styleSet) index(r *selRule, sel []selToken) {
 	default:
 		s.any = append(s.any, r)
 	}
+}
+
+// compound is one compound selector of a complex selector, with the combinator before it
+// ("" for the first).
+type compound struct {
+	toks []selToken
+	comb string
+}
+
+// compounds splits a complex selector at its top-level combinators.
+func compounds(sel []selToken) []compound {
+	var out []compound
+	cur := compound{}
+	depth := 0
+	pending := ""
+	for _, t := range sel {
+		switch t.tt {
+		case css.FunctionToken, css.LeftParenthesisToken, css.LeftBracketToken:
+			depth++
+		case css.RightParenthesisToken, css.RightBracketToken:
+			depth--
+		case css.WhitespaceToken:
+			if depth == 0 {
+				if pending == "" {
+					pending = " "
+				}
+				continue
+			}
+		case css.DelimToken:
+			if depth == 0 && (t.data == ">" || t.data == "+" || t.data == "~") {
+				pending = t.data
+				continue
+			}
+		}
+		if pending != "" {
+			if len(cur.toks) > 0 {
+				out = append(out, cur)
+			}
+			cur, pending = compound{comb: pending}, ""
+		}
+		cur.toks = append(cur.toks, t)
+	}
+	return append(out, cur)
+}
+
+// compoundKey returns the first id, class, attribute name and type a compound requires
+// of an element (what pseudo-class functions hold is not required).
+func compoundKey(toks []selToken) (id, class, attr, tag string) {
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.tt {
+		case css.FunctionToken, css.LeftParenthesisToken:
+			depth++
+		case css.RightParenthesisToken:
+			depth--
+		case css.LeftBracketToken:
+			if depth == 0 && attr == "" && i+1 < len(toks) && toks[i+1].tt == css.IdentToken {
+				attr = strings.ToLower(cssUnescape([]byte(toks[i+1].data)))
+			}
+			depth++
+		case css.RightBracketToken:
+			depth--
+		case css.HashToken:
+			if depth == 0 && id == "" {
+				id = cssUnescape([]byte(t.data[1:]))
+			}
+		case css.DelimToken:
+			if depth == 0 && t.data == "." && i+1 < len(toks) && toks[i+1].tt == css.IdentToken && class == "" {
+				class = cssUnescape([]byte(toks[i+1].data))
+				i++
+			}
+		case css.ColonToken:
+			if i+1 < len(toks) && toks[i+1].tt == css.FunctionToken {
+				depth++
+			}
+			i++
+		case css.IdentToken:
+			if depth == 0 && i == 0 {
+				tag = strings.ToLower(cssUnescape([]byte(t.data)))
+			}
+		}
+	}
+	return id, class, attr, tag
+}
+
+// ancestorBits is the size of an ancestorFilter.
+const ancestorBits = 4096
+
+// keyHash hashes an id ('#'), class ('.') or type ('<') for the ancestor filter.
+func keyHash(kind byte, s string) uint32 {
+	h := uint32(2166136261) ^ uint32(kind)
+	h *= 16777619
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h % ancestorBits
+}
+
+// ancestorFilter counts the ids, classes and types of the elements open on the way down
+// the flat tree (a counting Bloom filter, as browsers keep): a rule whose selector needs
+// an ancestor with a key the filter has never seen cannot match, and is not tried. The
+// flat tree holds every light-tree ancestor of an element, so the filter never rules out a
+// match.
+type ancestorFilter [ancestorBits]uint16
+
+func (f *ancestorFilter) add(n *html.Node, delta uint16) {
+	f[keyHash('<', n.Data)] += delta
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "id":
+			f[keyHash('#', a.Val)] += delta
+		case "class":
+			for c := range strings.FieldsSeq(a.Val) {
+				f[keyHash('.', c)] += delta
+			}
+		}
+	}
+}
+
+// push counts an element the walk enters; pop uncounts it when the walk leaves it.
+func (f *ancestorFilter) push(n *html.Node) { f.add(n, 1) }
+func (f *ancestorFilter) pop(n *html.Node)  { f.add(n, ^uint16(0)) }
+
+// mayMatch reports whether every ancestor key a rule needs has been seen.
+func (f *ancestorFilter) mayMatch(r *selRule) bool {
+	for _, h := range r.anc {
+		if f[h] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // closeOf returns the index of the tokClose that ends the function at toks[i], or

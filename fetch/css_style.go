@@ -156,6 +156,8 @@ type pageStyle struct {
 	inline  map[string]*ruleBody
 	lexed   map[string][]cssToken
 	matched []*selRule
+	// ancestors counts the elements open on the walk's path; the walkers push and pop.
+	ancestors ancestorFilter
 }
 
 // enter computes the style of element n, whose parent in the flat tree has style parent,
@@ -207,7 +209,7 @@ func (ps *pageStyle) enter(n *html.Node, parent *computed, set *styleSet, out *c
 func (ps *pageStyle) match(n *html.Node, set *styleSet) {
 	try := func(rules []*selRule) {
 		for _, r := range rules {
-			if r.sel.Match(n) {
+			if ps.ancestors.mayMatch(r) && r.sel.Match(n) {
 				ps.matched = append(ps.matched, r)
 			}
 		}

@@ -127,3 +127,20 @@ func TestExtractRendering(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractDeepNesting: both extractors read a page nested 500 elements deep and refuse
+// one nested deeper than 512, golang.org/x/net/html's limit (a selector that looks at
+// ancestors costs the depth for every element).
+func TestExtractDeepNesting(t *testing.T) {
+	nested := func(n int) []byte {
+		return []byte("<style>.a div{color:red} div:has(.z){color:blue}</style>" + strings.Repeat("<div>", n) + "deep" + strings.Repeat("</div>", n))
+	}
+	for _, x := range extractors {
+		if got, err := x.fn(nested(500), "text/html"); err != nil || got.Body != "deep" {
+			t.Errorf("%s, 500 deep: %q, %v", x.name, got.Body, err)
+		}
+		if _, err := x.fn(nested(600), "text/html"); err == nil {
+			t.Errorf("%s reads a page nested 600 deep", x.name)
+		}
+	}
+}

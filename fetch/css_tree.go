@@ -234,20 +234,17 @@ func newPageStyle(root *html.Node, pageURL string, linked []Sheet) (*pageStyle, 
 	base := documentBase(pageURL, baseHref, hasBase)
 	slots := map[*html.Node]slotted{}
 	ps.doc = ps.readTree(root, base, lookup)
-	trees := []struct {
-		host *html.Node
-		set  *styleSet
-	}{}
 	// The hosts of the document tree, then those of each shadow tree, with the sheets of the
 	// tree each host is in.
-	var hostsIn func(tree *html.Node, set *styleSet)
-	hostsIn = func(tree *html.Node, set *styleSet) {
+	type hostIn struct {
+		host *html.Node
+		set  *styleSet
+	}
+	var trees []hostIn
+	hostsIn := func(tree *html.Node, set *styleSet) {
 		eachElement(tree, func(n *html.Node) {
 			if _, ok := ps.shadows[n]; ok {
-				trees = append(trees, struct {
-					host *html.Node
-					set  *styleSet
-				}{n, set})
+				trees = append(trees, hostIn{n, set})
 			}
 		})
 	}

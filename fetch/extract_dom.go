@@ -71,6 +71,7 @@ func extractDOM(body []byte, contentType, pageURL string, sheets []Sheet) (Text,
 
 // domFrame is one element open in walkVisible.
 type domFrame struct {
+	n      *html.Node
 	cur    flatCursor
 	style  computed
 	seen   bool   // its own text is seen
@@ -91,10 +92,15 @@ func walkVisible(root *html.Node, ps *pageStyle, slots map[*html.Node]slotted, b
 		html_ = top
 	}
 	frames := []domFrame{{}}
+	if p := root.Parent; p != nil && p.Type == html.ElementNode {
+		ps.ancestors.push(p)
+	}
 	ps.enter(root, &html_, ps.doc, &frames[0].style)
 	if frames[0].style.allGone() {
 		return
 	}
+	ps.ancestors.push(root)
+	frames[0].n = root
 	frames[0].cur = ps.open(root, ps.doc, slots)
 	frames[0].seen = frames[0].style.textSeen()
 	quotes := 0
@@ -113,6 +119,7 @@ func walkVisible(root *html.Node, ps *pageStyle, slots map[*html.Node]slotted, b
 			if f.block {
 				b.brk()
 			}
+			ps.ancestors.pop(f.n)
 			frames = frames[:len(frames)-1]
 			continue
 		}
@@ -135,6 +142,8 @@ func walkVisible(root *html.Node, ps *pageStyle, slots map[*html.Node]slotted, b
 			}
 			c.seen = c.style.textSeen()
 			c.cur = ps.open(n, set, slots)
+			c.n = n
+			ps.ancestors.push(n)
 			if blockElements[n.Data] && n.Namespace == "" {
 				c.block = true
 				b.brk()

@@ -36,6 +36,9 @@ func extractTokens(body []byte, contentType, pageURL string, sheets []Sheet) (Te
 	}
 	tt := newTokenTree()
 	t := tt.read(html.NewTokenizer(bytes.NewReader(s)))
+	if tt.tooDeep {
+		return Text{}, fmt.Errorf("fetch: parse HTML: more than %d elements are open at once", maxOpenElements)
+	}
 	ps, slots := newPageStyle(tt.doc, pageURL, sheets)
 	b := newSpaceFolder(len(s) / htmlTextShare)
 	if tt.body != nil {
@@ -61,7 +64,13 @@ func extractTokens(body []byte, contentType, pageURL string, sheets []Sheet) (Te
 type tokenTree struct {
 	doc, html, head, body *html.Node
 	stack                 []*html.Node // open elements, the innermost last
+	tooDeep               bool         // more than maxOpenElements were open at once
 }
+
+// maxOpenElements is how deep elements may nest, as golang.org/x/net/html's parser
+// allows: a page nested deeper is not read (selectors that look at ancestors would cost
+// the depth for every element).
+const maxOpenElements = 512
 
 func newTokenTree() *tokenTree {
 	doc := &html.Node{Type: html.DocumentNode}
@@ -77,7 +86,7 @@ func (tt *tokenTree) read(z *html.Tokenizer) Text {
 		og                string
 		inTitle, hadTitle bool
 	)
-	for {
+	for !tt.tooDeep {
 		tok := z.Next()
 		switch tok {
 		case html.ErrorToken:
@@ -126,6 +135,7 @@ func (tt *tokenTree) read(z *html.Tokenizer) Text {
 			z.AllowCDATA(tt.foreign())
 		}
 	}
+	return t
 }
 
 // tagOf returns a start tag's name and attributes.
@@ -295,6 +305,9 @@ func (tt *tokenTree) start(name string, attrs []html.Attribute, selfClosing bool
 		return
 	}
 	tt.stack = append(tt.stack, n)
+	if len(tt.stack) > maxOpenElements {
+		tt.tooDeep = true
+	}
 }
 
 // mergeAttrs adds to n the attributes it does not have, as a second <html> or <body> tag
@@ -387,6 +400,7 @@ func (tt *tokenTree) end(name string) {
 // elements on a stack of its own.
 func emitText(root, body *html.Node, ps *pageStyle, slots map[*html.Node]slotted, b *spaceFolder) {
 	type open struct {
+		el     *html.Node
 		cur    flatCursor
 		st     computed
 		text   bool
@@ -400,10 +414,13 @@ func emitText(root, body *html.Node, ps *pageStyle, slots map[*html.Node]slotted
 	top = rootStyle()
 	ps.enter(root, &top, ps.doc, &outer)
 	stack := make([]open, 1, 64)
+	ps.ancestors.push(root)
 	ps.enter(body, &outer, ps.doc, &stack[0].st)
 	if stack[0].st.allGone() {
 		return
 	}
+	ps.ancestors.push(body)
+	stack[0].el = body
 	stack[0].cur, stack[0].text = ps.open(body, ps.doc, slots), stack[0].st.textSeen()
 	depthQ := 0
 	for len(stack) > 0 {
@@ -420,6 +437,7 @@ func emitText(root, body *html.Node, ps *pageStyle, slots map[*html.Node]slotted
 			if o.brk {
 				b.brk()
 			}
+			ps.ancestors.pop(o.el)
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -440,7 +458,8 @@ func emitText(root, body *html.Node, ps *pageStyle, slots map[*html.Node]slotted
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		child.cur, child.text = ps.open(n, from, slots), child.st.textSeen()
+		child.cur, child.text, child.el = ps.open(n, from, slots), child.st.textSeen(), n
+		ps.ancestors.push(n)
 		html5 := n.Namespace == ""
 		if html5 && blockElements[n.Data] {
 			child.brk = true
