@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -56,16 +57,23 @@ func BenchmarkExtractCorpus(b *testing.B) {
 }
 
 // BenchmarkFetch500 fetches 500 pages spread over 20 loopback hosts, without politeness
-// delay, and reports pages per second and the peak heap in use.
+// delay, each with the two style sheets it links (20 KB each), and reports pages per second
+// and the peak heap in use.
 func BenchmarkFetch500(b *testing.B) {
 	const hosts, pages = 20, 500
 	body := readCorpus(b, "wikipedia.html")
+	sheet := []byte(strings.Repeat(".mw-body { color: #202122 } .noprint { display: none }\n", 400))
 	var sites []*site
 	for range hosts {
 		s := newSite(b, robotsText("User-agent: *\nDisallow: /private\n"))
 		s.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Write(body)
+		})
+		// The page links two style sheets there.
+		s.mux.HandleFunc("/w/load.php", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/css")
+			w.Write(sheet)
 		})
 		sites = append(sites, s)
 	}

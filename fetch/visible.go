@@ -6,6 +6,7 @@ import (
 	"mime"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -101,8 +102,10 @@ func dropped(n *html.Node) bool {
 
 // Superscript and subscript text is kept apart from its base (docs/matching.md, "What
 // the extractors give"): written in Unicode superscript or subscript characters when each
-// of its characters has one (10<sup>6</sup> is "10⁶", H<sub>2</sub>O is "H₂O"), and set
-// apart by a space on each side otherwise (2019<sup>a</sup> is "2019 a").
+// of its characters has one (10<sup>6</sup> is "10⁶", H<sub>2</sub>O is "H₂O"); otherwise
+// as it is, set apart by a space where a digit of it would touch a digit of the text
+// around it (2019<sup>3,4</sup> is "2019 3,4", Taupo,<sup>[150]</sup> stays "Taupo,[150]"
+// and 5<sup>th</sup> "5th"), so that it never reads as part of a larger number.
 var (
 	superscripts = map[rune]rune{
 		'0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸',
@@ -199,6 +202,9 @@ const htmlTextShare = 3
 type spaceFolder struct {
 	b     []byte
 	space bool // a run of whitespace waits for the next visible byte
+	// digitApart: the text just written ends a superscript or subscript with a digit; a
+	// digit written next is set apart by a space.
+	digitApart bool
 }
 
 // newSpaceFolder returns a folder whose first buffer holds size bytes.
@@ -213,6 +219,12 @@ func foldInto[S string | []byte](f *spaceFolder, s S) {
 		case ' ', '\t', '\n', '\r', '\f':
 			f.space = true
 		default:
+			if f.digitApart {
+				f.digitApart = false
+				if r, _ := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))])); unicode.IsDigit(r) {
+					f.space = true
+				}
+			}
 			if f.space && len(f.b) > 0 {
 				f.b = append(f.b, ' ')
 			}
@@ -237,7 +249,8 @@ type mark struct {
 func (f *spaceFolder) mark() mark { return mark{len(f.b), f.space} }
 
 // script rewrites the text written since m as superscript (sup) or subscript text: in
-// Unicode superscript or subscript characters when each has one, else set apart by spaces.
+// Unicode superscript or subscript characters when each has one, else kept apart from the
+// digits around it.
 func (f *spaceFolder) script(m mark, sup bool) {
 	seg := f.b[m.n:]
 	if len(seg) == 0 {
@@ -247,10 +260,12 @@ func (f *spaceFolder) script(m mark, sup bool) {
 		f.b = append(f.b[:m.n], mapped...)
 		return
 	}
-	text := string(seg)
-	f.b, f.space = f.b[:m.n], true
-	foldInto(f, text)
-	f.space = true
+	first, _ := utf8.DecodeRune(seg)
+	last, _ := utf8.DecodeLastRune(seg)
+	if before, _ := utf8.DecodeLastRune(f.b[:m.n]); m.n > 0 && unicode.IsDigit(before) && unicode.IsDigit(first) {
+		f.b = append(f.b[:m.n], append([]byte{' '}, seg...)...)
+	}
+	f.digitApart = unicode.IsDigit(last) && !f.space
 }
 
 // isBlank reports whether s holds nothing but HTML whitespace.
