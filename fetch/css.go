@@ -307,8 +307,8 @@ type sheetSource struct {
 
 // scope is what the blocks around a rule say of it.
 type scope struct {
-	mask  uint8        // the viewports its conditions allow; 0 for none
-	layer string       // its cascade layer, "" for none
+	mask  uint8    // the viewports its conditions allow; 0 for none
+	layer string   // its cascade layer, "" for none
 	sels  *selList // inside a style rule: that rule's selectors (CSS Nesting); nil outside
 }
 
