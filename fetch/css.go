@@ -277,6 +277,17 @@ func (pg *cssPage) exceed(why string) {
 	}
 }
 
+// missed notes a sheet that was not fetched: one that failed for a reason that may pass
+// (a timeout, the network, a server error) cuts the page's styles short, since a reader's
+// browser would most likely have had it; one that does not exist, is not CSS, or that
+// robots.txt, the address guard or a login wall keep from being fetched is left out.
+func (pg *cssPage) missed(sh *Sheet) {
+	switch KindOf(sh.Err) {
+	case KindTimeout, KindNetwork, KindHTTPStatus:
+		pg.exceed("the style sheet " + sh.URL + " could not be fetched (" + sh.Err.Error() + "); the page was read without it")
+	}
+}
+
 // noteRefs records the custom properties that the var() of toks name.
 func (pg *cssPage) noteRefs(toks []cssToken) {
 	for i, t := range toks {
@@ -741,6 +752,7 @@ func (s *styleSet) addImport(src sheetSource, prelude []lexTok) {
 		return
 	}
 	if sh.Err != nil {
+		s.page.missed(sh)
 		return
 	}
 	if sh.Truncated {

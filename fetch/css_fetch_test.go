@@ -275,3 +275,28 @@ func TestCSSLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchSheetFailures: a sheet that does not exist is left out, as a browser leaves it
+// out; one the server fails to give (5xx) cuts the styles short: the text comes with
+// ErrTruncated, since a reader's browser would most likely have had it.
+func TestFetchSheetFailures(t *testing.T) {
+	s := newSheetSite(t, "", map[string]string{
+		"/gone":    sheetPage(`<link rel="stylesheet" href="/css/none.css">`, `<p>`+hiddenSentence+`.</p>`),
+		"/failing": sheetPage(`<link rel="stylesheet" href="/css/busy.css">`, `<p>`+hiddenSentence+`.</p>`),
+	})
+	s.mux.HandleFunc("/css/busy.css", func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	})
+	f := New(testConfig())
+	base := "http://" + s.host("site.test")
+	res, _, errs := fetchRead(t, f, base+"/gone")
+	if KindOf(res.Sheets[0].Err) != KindGone || errs[0] != nil || errs[1] != nil {
+		t.Errorf("a missing sheet: %+v, %v", res.Sheets, errs)
+	}
+	res, texts, errs := fetchRead(t, f, base+"/failing")
+	for i := range texts {
+		if KindOf(res.Sheets[0].Err) != KindHTTPStatus || !errors.Is(errs[i], ErrTruncated) || !strings.Contains(texts[i].Body, hiddenSentence) {
+			t.Errorf("%s, a failing sheet: %+v, %q, %v", extractors[i].name, res.Sheets, texts[i].Body, errs[i])
+		}
+	}
+}

@@ -3,7 +3,8 @@ package fetch
 import (
 	"strings"
 
-	"github.com/andybalholm/cascadia"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
 )
 
 // viewport is a screen a page is read on. Text counts as seen when it is seen on one of
@@ -513,7 +514,8 @@ func supportsInParens(in []cssToken) tri {
 	return v
 }
 
-// supportedSelector reports whether the selector of a selector() condition compiles.
+// supportedSelector reports whether the selector of a selector() condition compiles (its
+// whitespace is lost with the tokens: a descendant combinator reads as nothing).
 func supportedSelector(toks []cssToken) bool {
 	var b strings.Builder
 	for _, t := range toks {
@@ -536,6 +538,20 @@ func supportedSelector(toks []cssToken) bool {
 			return false
 		}
 	}
-	_, err := cascadia.Parse(b.String())
-	return err == nil
+	text := []byte(b.String())
+	l := css.NewLexer(parse.NewInputBytes(text[:len(text):len(text)]))
+	var lt []lexTok
+	for {
+		tt, data := l.Next()
+		if tt == css.ErrorToken {
+			break
+		}
+		lt = append(lt, lexTok{tt, data})
+	}
+	for _, sel := range splitSelectors(lt) {
+		if compileSelector(sel) == nil {
+			return false
+		}
+	}
+	return len(lt) > 0
 }

@@ -146,3 +146,111 @@ func TestExtractDeepNesting(t *testing.T) {
 		}
 	}
 }
+
+// TestCSSCascade: which declaration wins, case by case, in both extractors. S is the
+// sentence; hidden says whether the page hides it.
+func TestCSSCascade(t *testing.T) {
+	const S = hiddenSentence
+	tests := []struct {
+		desc, html string
+		hidden     bool
+	}{
+		{":where() counts nothing, so a later type selector wins", `<style>:where(#main) p{display:none} p{display:block}</style><div id="main"><p>` + S + `</p></div>`, false},
+		{":is() counts its argument", `<style>:is(#main) p{display:none} p{display:block}</style><div id="main"><p>` + S + `</p></div>`, true},
+		{"important in a layer beats important outside", `<style>@layer a{p{display:none!important}} p{display:block!important}</style><p>` + S + `</p>`, true},
+		{"a later layer beats an earlier one", `<style>@layer a, b; @layer b{p{display:none}} @layer a{p{display:block}}</style><p>` + S + `</p>`, true},
+		{"a media query no screen matches does not apply", `<style>.x{display:none} @media (min-width:2000px){.x{display:block}}</style><p class="x">` + S + `</p>`, true},
+		{"a chain of custom properties", `<style>:root{--b:none} .x{--a:var(--b)} .x{display:var(--a)}</style><p class="x">` + S + `</p>`, true},
+		{"a cycle of custom properties is unset", `<style>.x{--a:var(--b);--b:var(--a);display:none} .x{display:var(--a)}</style><p class="x">` + S + `</p>`, false},
+		{"a var() fallback", `<style>.x{display:var(--missing, none)}</style><p class="x">` + S + `</p>`, true},
+		{"a shorthand with var()", `<style>.x{--m:-9999px;margin:0 0 0 var(--m)}</style><p class="x">` + S + `</p>`, true},
+		{"a var() in a style attribute, the property from a sheet", `<style>:root{--gone:none}</style><p style="display:var(--gone)">` + S + `</p>`, true},
+		{"a class required on an ancestor through :not()", `<style>.a:not(.b) p{display:none}</style><div class="a"><p>` + S + `</p></div>`, true},
+		{":not() alone", `<style>p:not(.shown){display:none}</style><p class="shown">` + S + `</p><p>x</p>`, false},
+		{"an adjacent sibling", `<style>h2 + p{display:none}</style><h2>Title</h2><p>` + S + `</p>`, true},
+		{":has()", `<style>div:has(.flag) p{display:none}</style><div><i class="flag"></i><p>` + S + `</p></div>`, true},
+		{":last-child, known only when the parent ends", `<style>p:last-child{display:none}</style><div><p>x</p><p>` + S + `</p></div>`, true},
+		{":empty and :first-child", `<style>b:empty + p{display:none}</style><div><b></b><p>` + S + `</p></div>`, true},
+		{"a class on <html>", `<html class="js"><head><style>.js .x{display:none}</style></head><body><p class="x">` + S + `</p></body></html>`, true},
+		{"upper case", `<style>.x{DISPLAY: NONE}</style><p class="x">` + S + `</p>`, true},
+		{"an important style attribute beats an important rule", `<style>#y{display:block!important}</style><p id="y" style="display:none !IMPORTANT">` + S + `</p>`, true},
+		{"a nested rule with &", `<style>.card{&.off{display:none}}</style><p class="card off">` + S + `</p>`, true},
+		{"a nested @media with declarations", `<style>.card{@media screen{display:none}}</style><p class="card">` + S + `</p>`, true},
+		{"a stray } ends the @media block, not more", `<style>@media print{a){} .x{display:none}} .y{display:none}</style><p class="y">` + S + `</p>`, true},
+		{"a stray ; at the top level eats the next rule", `<style>; .x{display:none}</style><p class="x">` + S + `</p>`, false},
+		{"a pseudo-element rule styles no element", `<style>.x::before{display:none} .x:after{display:none}</style><p class="x">` + S + `</p>`, false},
+		{"a :hover rule does not apply", `<style>.x{display:none} .x:hover{display:block}</style><p class="x">` + S + `</p>`, true},
+		{":contains() is not CSS", `<style>p:contains("mayor"){display:none}</style><p>` + S + `</p>`, false},
+		{"a rule inside @keyframes", `<style>@keyframes k{p{display:none}}</style><p>` + S + `</p>`, false},
+		{"@supports with another engine's prefix", `<style>@supports not (-ms-ime-align:auto){p{display:none}}</style><p>` + S + `</p>`, true},
+		{"an unknown media type", `<style>@media tv{p{display:none}}</style><p>` + S + `</p>`, false},
+		{"a style element of another type", `<style type="text/less">p{display:none}</style><p>` + S + `</p>`, false},
+		{"a style element for print", `<style media="print">p{display:none}</style><p>` + S + `</p>`, false},
+		{"a style element inside a template", `<template><style>p{display:none}</style></template><p>` + S + `</p>`, false},
+		{"an <svg> style element applies to the page", `<svg><style>p{display:none}</style></svg><p>` + S + `</p>`, true},
+		{"a colour from currentcolor on the background", `<div style="color:#fff;background:currentcolor"><p>` + S + `</p></div>`, true},
+		{"an opaque background stops an image's", `<div style="background:url(x.png)"><div style="background:#fff"><p style="color:#fff">` + S + `</p></div></div>`, true},
+		{"translucent text over its own background", `<p style="background:#000;color:rgba(255,255,255,.02)">` + S + `</p>`, true},
+		{"a display:none child of display:contents", `<div style="display:contents"><p style="display:none">` + S + `</p></div>`, true},
+		{"display:contents keeps the children", `<div style="display:contents;height:0;overflow:hidden"><p>` + S + `</p></div>`, false},
+		{"an inline box is blockified by position", `<span style="position:absolute;height:0;overflow:hidden">` + S + `</span>`, true},
+		{"a flex item is blockified", `<div style="display:flex"><span style="width:0;overflow:hidden">` + S + `</span></div>`, true},
+		{"text-indent of an inline box does nothing", `<p><span style="text-indent:-9999px">` + S + `</span></p>`, false},
+		{"a percentage height may be auto", `<div style="height:0%;overflow:hidden"><p>` + S + `</p></div>`, false},
+		{"left wins over right", `<p style="position:absolute;left:0;right:99999px">` + S + `</p>`, false},
+		{"calc() of an offset", `<p style="position:absolute;left:calc(-9999px + 2em)">` + S + `</p>`, true},
+	}
+	for _, tc := range tests {
+		for _, x := range extractors {
+			t.Run(tc.desc+"/"+x.name, func(t *testing.T) {
+				got, err := x.fn([]byte(`<div>Seen.</div>`+tc.html), "text/html")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(got.Body, S) == tc.hidden {
+					t.Errorf("hidden = %v, want %v: %q", !tc.hidden, tc.hidden, got.Body)
+				}
+			})
+		}
+	}
+}
+
+// TestMediaQueries: the viewports (bit 0 the desktop window, bit 1 the phone) each media
+// query list matches.
+func TestMediaQueries(t *testing.T) {
+	const desktop, phone, both, none = 1, 2, 3, 0
+	for _, tc := range []struct {
+		query string
+		want  uint8
+	}{
+		{"", both}, {"all", both}, {"screen", both}, {"print", none}, {"not print", both},
+		{"print, screen", both}, {"tv", none}, {"nonsense", none},
+		{"only screen and (min-width: 768px)", desktop}, {"(max-width: 600px)", phone},
+		{"(min-width: 40em)", desktop}, {"(width >= 600px)", desktop},
+		{"(400px <= width <= 700px)", none}, {"(360px < width < 400px)", phone},
+		{"screen and (-webkit-min-device-pixel-ratio: 2)", phone}, {"(min-resolution: 2dppx)", phone},
+		{"(orientation: portrait)", phone}, {"(hover: hover)", desktop}, {"(pointer: coarse)", phone},
+		{"(prefers-color-scheme: dark)", none}, {"(prefers-reduced-motion: no-preference)", both},
+		{"not (min-width: 1000px)", phone}, {"(foo: bar)", none}, {"not (foo: bar)", none},
+		{"not screen and (foo: bar)", none}, {"(min-width: 100px) and (max-width: 500px)", phone},
+		{"(max-width: 300px) or (min-width: 1200px)", desktop}, {"screen and", none},
+		{"(scripting: enabled)", both}, {"(color)", both}, {"(monochrome)", none},
+	} {
+		if got := evalMediaList(lexTokens(tc.query)); got != tc.want {
+			t.Errorf("%q matches %02b, want %02b", tc.query, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		cond string
+		want bool
+	}{
+		{"(display: grid)", true}, {"not (display: grid)", false}, {"(-ms-ime-align: auto)", false},
+		{"not (-ms-ime-align: auto)", true}, {"selector(:is(a, b))", true},
+		{"(display: grid) and (not (display: inline-grid))", false}, {"(a: b) or (-moz-x: y)", true},
+		{"nonsense", false},
+	} {
+		if got := evalSupports(lexTokens(tc.cond)); got != tc.want {
+			t.Errorf("@supports %q = %v, want %v", tc.cond, got, tc.want)
+		}
+	}
+}

@@ -328,7 +328,10 @@ func (ps *pageStyle) readTree(root *html.Node, base *url.URL, lookup func(string
 			}
 			sh := lookup(u)
 			switch {
-			case sh == nil, sh.Err != nil:
+			case sh == nil:
+				return
+			case sh.Err != nil:
+				ps.page.missed(sh)
 				return
 			case sh.Capped:
 				ps.page.exceed("the page links more than " + strconv.Itoa(MaxSheets) + " style sheets; the rest were not applied")
