@@ -836,12 +836,18 @@ func (b *ruleBody) declaration(name lexTok, toks []lexTok, s *styleSet) {
 		b.vars = append(b.vars, customDecl{name: string(name.data), raw: raw, important: important})
 		return
 	}
+	prop := strings.ToLower(cssUnescape(name.data))
+	if _, ok := longhands[prop]; !ok {
+		if _, ok := shorthands[prop]; !ok {
+			return // a property that does not bear on what is seen
+		}
+	}
 	vt := toTokens(value)
 	important := false
 	if n := len(vt); n >= 2 && vt[n-2].kind == tokDelim && vt[n-2].text == "!" && vt[n-1].kind == tokIdent && vt[n-1].text == "important" {
 		important, vt = true, vt[:n-2]
 	}
-	decls, vars := parseDeclaration(strings.ToLower(cssUnescape(name.data)), vt, important)
+	decls, vars := parseDeclaration(prop, vt, important)
 	if vars {
 		s.page.usesVars = true
 		s.page.noteRefs(vt)

@@ -35,6 +35,14 @@ const (
 
 // vstyle is an element's style in one viewport, as far as it bears on what is seen.
 type vstyle struct {
+	vderived
+	// toks are the computed values of the properties, for what is derived and for a
+	// child's inherit keyword.
+	toks [numProps][]cssToken
+}
+
+// vderived is what is derived from an element's computed values in one viewport.
+type vderived struct {
 	gone        bool // nothing in the element is seen
 	contentGone bool // content-visibility: hidden: nothing inside is seen
 	hiddenVis   bool // visibility: hidden or collapse
@@ -54,9 +62,6 @@ type vstyle struct {
 	clipText    bool // an ancestor paints its background through its text
 	display     displayKind
 	position    string
-	// toks are the computed values of the properties that are not inherited, for a child's
-	// inherit keyword.
-	toks [numProps][]cssToken
 }
 
 // computed is an element's style in every viewport.
@@ -69,7 +74,7 @@ type computed struct {
 func rootStyle() computed {
 	var c computed
 	for i := range c.v {
-		c.v[i] = vstyle{fontPx: 16, color: black, colorKnown: true, bg: white, bgKnown: true, opacity: 1, display: displayBlock}
+		c.v[i].vderived = vderived{fontPx: 16, color: black, colorKnown: true, bg: white, bgKnown: true, opacity: 1, display: displayBlock}
 	}
 	return c
 }
@@ -414,19 +419,17 @@ func commaIndex(toks []cssToken) int {
 	return -1
 }
 
-// values returns the computed tokens of each property for one viewport: the winning
+// values writes the computed tokens of each property for one viewport into vals: the winning
 // declaration with its var() substituted and its shorthand expanded, the CSS-wide
 // keywords resolved; nil for a property at its initial value. inherit of an inherited
 // property is reported as inherit (the caller takes the parent's computed value).
-func (ps *pageStyle) values(win *[numProps]winner, pv *vstyle, vars map[string][]cssToken) (vals [numProps][]cssToken, inherit [numProps]bool) {
+func (ps *pageStyle) values(win *[numProps]winner, pv *vstyle, vars map[string][]cssToken, vals *[numProps][]cssToken) (inherit [numProps]bool) {
 	var expanded map[*cssDecl]map[cssProp][]cssToken
 	for p := range numProps {
+		vals[p] = nil
 		w := win[p]
 		if w.d == nil {
 			inherit[p] = inheritedProps[p]
-			if !inheritedProps[p] {
-				vals[p] = nil
-			}
 			continue
 		}
 		toks := w.d.toks
@@ -472,19 +475,15 @@ func (ps *pageStyle) values(win *[numProps]winner, pv *vstyle, vars map[string][
 		}
 		vals[p] = toks
 	}
-	return vals, inherit
+	return inherit
 }
 
 // compute derives n's style in one viewport from the winning declarations and its
 // parent's style.
 func (ps *pageStyle) compute(n *html.Node, win *[numProps]winner, pv *vstyle, out *vstyle, vars map[string][]cssToken, vp viewport) {
-	vals, inherit := ps.values(win, pv, vars)
-	*out = vstyle{}
-	for p := range numProps {
-		if !inheritedProps[p] {
-			out.toks[p] = vals[p]
-		}
-	}
+	vals := &out.toks
+	inherit := ps.values(win, pv, vars, vals)
+	out.vderived = vderived{}
 	ident := func(p cssProp) string {
 		if t := vals[p]; len(t) == 1 && t[0].kind == tokIdent {
 			return t[0].text
@@ -625,7 +624,7 @@ func (ps *pageStyle) compute(n *html.Node, win *[numProps]winner, pv *vstyle, ou
 	} else {
 		out.indentOff = pv.indentOff
 	}
-	if out.opacity <= nearColor || !rootOrBody && boxHidden(&vals, out, disp, lc) {
+	if out.opacity <= nearColor || !rootOrBody && boxHidden(vals, out, disp, lc) {
 		out.gone = true
 	}
 }
