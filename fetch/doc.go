@@ -34,12 +34,15 @@
 // final URL, every hop with status and dialled IP, the content type, the fetch time and the
 // truncation flag. Failures are a *[Error] with a [Kind] and a Reason in plain words.
 //
-// [ExtractDOM] and [ExtractTokens] read a body's visible text with separate code (a tree
-// walk over goquery's document, and a single pass over the x/net/html tokenizer), so two
-// verifiers never share an extraction bug. Both decode the charset first (a BOM, then valid
-// UTF-8 whatever is declared, then the declared charset, then windows-1252), drop what is
-// not seen, and fail with [ErrCharset] or [ErrNoText] when a page's text cannot be read;
-// [Result.Extract] adds [ErrTruncated] for a body cut at the cap.
+// [ExtractDOM] and [ExtractTokens] read a body's visible text over separate trees (goquery's
+// HTML5 document, and a tree of the package's own built from the x/net/html tokenizer), so
+// two verifiers do not share a parsing bug. Both decode the charset first (a BOM, then valid
+// UTF-8 whatever is declared, then the declared charset, then windows-1252), apply the page's
+// CSS (style attributes, <style> elements, and through [Result.Extract] the linked sheets
+// that Fetch fetched into [Result.Sheets], each through the same checks as a page) and drop
+// what it hides, and fail with [ErrCharset] or [ErrNoText] when a page's text cannot be
+// read; [ErrTruncated] says a body was cut at the cap or the CSS at one of its limits
+// (docs/fetch.md, "Style sheets").
 //
 // PDFs ([IsPDF]) have their own cap (Config.MaxPDFBytes) and two engines of their own:
 // [ExtractPDFium] (PDFium in WebAssembly) and [ExtractPDFText] (github.com/ledongthuc/pdf,

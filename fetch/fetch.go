@@ -24,6 +24,9 @@ import (
 // maxRedirects is the most redirect hops a fetch follows (DESIGN.md §2, law 2).
 const maxRedirects = 3
 
+// pageAccept is the Accept header of a request for a page (and for robots.txt).
+const pageAccept = "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1"
+
 // maxRobotsRedirects is the most redirects followed to reach a robots.txt (RFC 9309 §2.3.1.2).
 const maxRobotsRedirects = 5
 
@@ -71,6 +74,9 @@ type Result struct {
 	// name in the order received; the framing Go removed for Body and Connection are not
 	// there), ending with the empty line. Nil when no response came.
 	ResponseHead []byte
+	// Sheets are the style sheets an HTML page links and imports, fetched with it (see
+	// docs/fetch.md, "Style sheets"), in the order they were found; Extract applies them.
+	Sheets []Sheet
 }
 
 // New returns a Fetcher for cfg, with the defaults of [Config] for its zero values.
@@ -101,7 +107,9 @@ func New(cfg Config) *Fetcher {
 }
 
 // Fetch gets the public page at rawURL, following at most 3 redirects and checking each hop
-// for scheme, credentials, login wall, robots.txt and (when dialling) address.
+// for scheme, credentials, login wall, robots.txt and (when dialling) address. For an HTML
+// page it then fetches the style sheets the page links and imports, each the same way
+// (Result.Sheets; docs/fetch.md, "Style sheets"), within the same total time.
 //
 // On failure it returns a *[Error] saying why; when the server answered (an error status, an
 // unsupported type, a body that timed out) it returns the *Result too, with its hops. A body
@@ -109,10 +117,23 @@ func New(cfg Config) *Fetcher {
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.TotalTimeout)
 	defer cancel()
+	res, err := f.get(ctx, rawURL, false)
+	if err == nil && isHTML(res.ContentType) {
+		res.Sheets = f.fetchSheets(ctx, res)
+	}
+	return res, err
+}
+
+// get fetches one resource: a page, or (sheet) a style sheet.
+func (f *Fetcher) get(ctx context.Context, rawURL string, sheet bool) (*Result, error) {
 	res := &Result{RequestedURL: rawURL}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, &Error{Kind: KindBadURL, URL: rawURL, Reason: "the URL cannot be parsed; check it was copied whole", Err: err}
+	}
+	accept := pageAccept
+	if sheet {
+		accept = "text/css,*/*;q=0.1"
 	}
 	seen := map[string]bool{}
 	for redirects := 0; ; redirects++ {
@@ -122,7 +143,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 			return resultOrNil(res), err
 		}
 		seen[here] = true
-		resp, ip, reqHead, done, err := f.do(ctx, u)
+		resp, ip, reqHead, done, err := f.do(ctx, u, accept)
 		if err != nil {
 			return resultOrNil(res), f.requestError(ctx, here, err)
 		}
@@ -145,7 +166,11 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 			continue
 		}
 		res.RequestHead, res.ResponseHead = reqHead, responseHead(resp)
-		err = f.finish(res, u, resp, ip)
+		if sheet {
+			err = f.finishSheet(res, u, resp, ip)
+		} else {
+			err = f.finish(res, u, resp, ip)
+		}
 		done()
 		return res, err
 	}
@@ -293,7 +318,7 @@ func (f *Fetcher) loginWall(host string) string {
 // do sends one GET, in its turn for the host and within the hop timeout. reqHead is the
 // request's head as the client wrote it ([Result.RequestHead]). done closes the body and
 // gives the turn back; the body must be read before done is called.
-func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip string, reqHead []byte, done func(), err error) {
+func (f *Fetcher) do(ctx context.Context, u *url.URL, accept string) (resp *http.Response, ip string, reqHead []byte, done func(), err error) {
 	release, err := f.polite.acquire(ctx, strings.ToLower(u.Hostname()))
 	if err != nil {
 		return nil, "", nil, nil, err
@@ -325,7 +350,7 @@ func (f *Fetcher) do(ctx context.Context, u *url.URL) (resp *http.Response, ip s
 		return nil, "", nil, nil, err
 	}
 	req.Header.Set("User-Agent", f.cfg.UserAgent)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
+	req.Header.Set("Accept", accept)
 	resp, err = f.client.Do(req)
 	if err != nil {
 		cancel()
@@ -524,7 +549,7 @@ func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) *robotsRules {
 		if target.Scheme != "http" && target.Scheme != "https" {
 			return closedRobots(fmt.Sprintf("robots.txt of %s redirects to a %s: URL", origin(u), target.Scheme))
 		}
-		resp, _, _, done, err := f.do(ctx, target)
+		resp, _, _, done, err := f.do(ctx, target, pageAccept)
 		if err != nil {
 			var be *blockedError
 			if errors.As(err, &be) {

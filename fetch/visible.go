@@ -1,10 +1,12 @@
 package fetch
 
 import (
+	"errors"
 	"fmt"
 	"mime"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -16,23 +18,38 @@ type Text struct {
 	Body        string // the visible text of the body, whitespace folded to single spaces
 	// PDF is what is known of a PDF's pages; nil for a web page.
 	PDF *PDFText
+	// restyle, for a web page read without the style sheets it links, reads it again with
+	// them; Result.Extract calls it with the sheets the fetcher fetched.
+	restyle *restyler
 }
 
-// What counts as visible text. Both extractors apply these rules, each with its own code.
+// restyler reads a page again with its linked style sheets.
+type restyler struct {
+	read func(pageURL string, sheets []Sheet) (Text, error)
+}
+
+// What counts as visible text. Both extractors apply these rules, each over its own tree.
 //
-// Dropped with everything inside: the elements in droppedElements; an element with the
-// hidden attribute; an inline style with display:none or visibility:hidden; and the
-// screen-reader-only classes in srOnlyClasses, whose whole purpose is to be off screen.
+// The page's CSS decides (docs/fetch.md, "Style sheets"): its style attributes, <style>
+// elements and linked sheets, with the browser's own defaults (the hidden attribute, a
+// closed <dialog>, <rp>), cascaded as CSS Cascade 5 says, for a desktop window and a
+// phone; text counts when it is seen on one of them (see [computed.textSeen]). A closed
+// <details> draws its first <summary> only; a declarative shadow root draws instead of
+// its host's children, which show through its <slot>s.
 //
-// Kept: aria-hidden="true" content (it is hidden from screen readers, not from the eye);
-// responsive classes such as hide@m-, hideOnMobile or hide-from-desktop, and generic classes
-// such as "hidden" (without the style sheet it cannot be known where they are seen, and they
-// are seen on some screen); image alt text is not text on the screen and is left out.
+// Dropped whatever the CSS says: the elements in droppedElements (code, embedded
+// documents and media, form controls, fallback content a browser does not draw, template
+// contents, <noscript>, which a browser with scripts does not draw), and the
+// screen-reader-only classes in srOnlyClasses, whose whole purpose is to be off screen, for
+// a page whose sheet defining them was not read.
+//
+// Kept: aria-hidden="true" content (it is hidden from screen readers, not from the eye).
+// Image alt text is not text on the screen and is left out.
 var droppedElements = map[string]bool{
 	"script": true, "style": true, "noscript": true, "template": true, "head": true,
 	"title": true, "iframe": true, "object": true, "embed": true, "svg": true, "canvas": true,
 	"audio": true, "video": true, "select": true, "datalist": true, "input": true,
-	"noembed": true, "noframes": true,
+	"noembed": true, "noframes": true, "progress": true, "meter": true,
 }
 
 var srOnlyClasses = map[string]bool{
@@ -63,22 +80,10 @@ var voidElements = map[string]bool{
 	"param": true, "keygen": true,
 }
 
-// invisible reports whether an element with these attributes is not shown. It reads hidden,
-// style and class only; ExtractTokens copies no other attribute (see tag).
-func invisible(attrs []html.Attribute) bool {
+// srOnly reports whether an element has a screen-reader-only class.
+func srOnly(attrs []html.Attribute) bool {
 	for _, a := range attrs {
-		switch a.Key {
-		case "hidden":
-			return true
-		case "style":
-			s := strings.ToLower(strings.Join(strings.Fields(a.Val), ""))
-			for decl := range strings.SplitSeq(s, ";") {
-				decl = strings.TrimSuffix(decl, "!important")
-				if decl == "display:none" || decl == "visibility:hidden" {
-					return true
-				}
-			}
-		case "class":
+		if a.Key == "class" && a.Namespace == "" {
 			for c := range strings.FieldsSeq(a.Val) {
 				if srOnlyClasses[strings.ToLower(c)] {
 					return true
@@ -87,6 +92,73 @@ func invisible(attrs []html.Attribute) bool {
 		}
 	}
 	return false
+}
+
+// dropped reports whether an element is left out with everything inside, whatever the
+// CSS says.
+func dropped(n *html.Node) bool {
+	return n.Namespace == "" && droppedElements[n.Data] || n.Namespace == "svg" && n.Data == "svg" || srOnly(n.Attr)
+}
+
+// Superscript and subscript text is kept apart from its base (docs/matching.md, "What
+// the extractors give"): written in Unicode superscript or subscript characters when each
+// of its characters has one (10<sup>6</sup> is "10⁶", H<sub>2</sub>O is "H₂O"); otherwise
+// as it is, set apart by a space where a digit of it would touch a digit of the text
+// around it (2019<sup>3,4</sup> is "2019 3,4", Taupo,<sup>[150]</sup> stays "Taupo,[150]"
+// and 5<sup>th</sup> "5th"), so that it never reads as part of a larger number.
+var (
+	superscripts = map[rune]rune{
+		'0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸',
+		'9': '⁹', '+': '⁺', '-': '⁻', '−': '⁻', '=': '⁼', '(': '⁽', ')': '⁾', 'n': 'ⁿ', 'i': 'ⁱ',
+	}
+	subscripts = map[rune]rune{
+		'0': '₀', '1': '₁', '2': '₂', '3': '₃', '4': '₄', '5': '₅', '6': '₆', '7': '₇', '8': '₈',
+		'9': '₉', '+': '₊', '-': '₋', '−': '₋', '=': '₌', '(': '₍', ')': '₎', 'n': 'ₙ', 'i': 'ᵢ',
+	}
+	superscriptSet, subscriptSet = runeValues(superscripts), runeValues(subscripts)
+)
+
+func runeValues(m map[rune]rune) map[rune]bool {
+	out := map[rune]bool{}
+	for _, v := range m {
+		out[v] = true
+	}
+	return out
+}
+
+// scriptText maps folded superscript (sup) or subscript text to its Unicode forms; ok is
+// false when a character has none. Spaces stay, and characters already in the target
+// forms (a <sup> inside a <sup>) stay.
+func scriptText(s []byte, sup bool) (string, bool) {
+	m, done := subscripts, subscriptSet
+	if sup {
+		m, done = superscripts, superscriptSet
+	}
+	var b strings.Builder
+	for _, r := range string(s) {
+		switch {
+		case r == ' ':
+			b.WriteRune(r)
+		case done[r]:
+			b.WriteRune(r)
+		default:
+			v, ok := m[r]
+			if !ok {
+				return "", false
+			}
+			b.WriteRune(v)
+		}
+	}
+	return b.String(), true
+}
+
+// Quotation marks a browser draws around <q>: double at the outer level, single inside,
+// alternating (the CSS quotes of English, whatever the page's language).
+func quoteMarks(depth int) (open, close string) {
+	if depth%2 == 0 {
+		return "\u201c", "\u201d"
+	}
+	return "\u2018", "\u2019"
 }
 
 // description returns the description a <meta> gives, and whether it is the preferred
@@ -128,15 +200,16 @@ const htmlTextShare = 3
 // spaceFolder builds text folded as foldSpace folds it, while it is written, so an
 // extractor keeps one copy of the text instead of the raw text and then its folded form.
 type spaceFolder struct {
-	b     strings.Builder
+	b     []byte
 	space bool // a run of whitespace waits for the next visible byte
+	// digitApart: the text just written ends a superscript or subscript with a digit; a
+	// digit written next is set apart by a space.
+	digitApart bool
 }
 
 // newSpaceFolder returns a folder whose first buffer holds size bytes.
 func newSpaceFolder(size int) *spaceFolder {
-	f := &spaceFolder{}
-	f.b.Grow(size)
-	return f
+	return &spaceFolder{b: make([]byte, 0, size)}
 }
 
 // foldInto writes s to f, folding its whitespace.
@@ -146,11 +219,17 @@ func foldInto[S string | []byte](f *spaceFolder, s S) {
 		case ' ', '\t', '\n', '\r', '\f':
 			f.space = true
 		default:
-			if f.space && f.b.Len() > 0 {
-				f.b.WriteByte(' ')
+			if f.digitApart {
+				f.digitApart = false
+				if r, _ := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))])); unicode.IsDigit(r) {
+					f.space = true
+				}
+			}
+			if f.space && len(f.b) > 0 {
+				f.b = append(f.b, ' ')
 			}
 			f.space = false
-			f.b.WriteByte(c)
+			f.b = append(f.b, c)
 		}
 	}
 }
@@ -159,7 +238,35 @@ func foldInto[S string | []byte](f *spaceFolder, s S) {
 func (f *spaceFolder) brk() { f.space = true }
 
 // String returns the folded text, without a trailing space.
-func (f *spaceFolder) String() string { return f.b.String() }
+func (f *spaceFolder) String() string { return string(f.b) }
+
+// mark is a point in a folder's text, to rewrite what follows it (see script).
+type mark struct {
+	n     int
+	space bool
+}
+
+func (f *spaceFolder) mark() mark { return mark{len(f.b), f.space} }
+
+// script rewrites the text written since m as superscript (sup) or subscript text: in
+// Unicode superscript or subscript characters when each has one, else kept apart from the
+// digits around it.
+func (f *spaceFolder) script(m mark, sup bool) {
+	seg := f.b[m.n:]
+	if len(seg) == 0 {
+		return
+	}
+	if mapped, ok := scriptText(seg, sup); ok {
+		f.b = append(f.b[:m.n], mapped...)
+		return
+	}
+	first, _ := utf8.DecodeRune(seg)
+	last, _ := utf8.DecodeLastRune(seg)
+	if before, _ := utf8.DecodeLastRune(f.b[:m.n]); m.n > 0 && unicode.IsDigit(before) && unicode.IsDigit(first) {
+		f.b = append(f.b[:m.n], append([]byte{' '}, seg...)...)
+	}
+	f.digitApart = unicode.IsDigit(last) && !f.space
+}
 
 // isBlank reports whether s holds nothing but HTML whitespace.
 func isBlank(s []byte) bool {
@@ -196,7 +303,10 @@ func finishText(t Text, body *spaceFolder) (Text, error) {
 	return t, nil
 }
 
-// Extract runs an extractor over the fetched body. When the body was cut at the size limit
+// Extract runs an extractor over the fetched body. A web page read by ExtractDOM or
+// ExtractTokens is read with the style sheets it links, as the fetcher fetched them
+// (r.Sheets); called on a body alone, those extractors cannot know them. When the body was
+// cut at the size limit
 // it returns the text read so far together with an error wrapping ErrTruncated, so that a
 // quote that is not found can be reported as unreadable rather than absent.
 //
@@ -207,7 +317,15 @@ func (r *Result) Extract(extract func(body []byte, contentType string) (Text, er
 		return Text{}, fmt.Errorf("%w: the PDF was cut off at %d bytes, and a PDF cut off is not read", ErrTruncated, len(r.Body))
 	}
 	t, err := extract(r.Body, r.ContentType)
-	if err == nil && r.Truncated {
+	if t.restyle != nil {
+		rs := t.restyle
+		t.restyle = nil
+		if len(r.Sheets) > 0 {
+			t, err = rs.read(r.FinalURL, r.Sheets)
+			t.restyle = nil
+		}
+	}
+	if (err == nil || errors.Is(err, ErrTruncated)) && r.Truncated {
 		err = fmt.Errorf("%w: only the first %d bytes were read", ErrTruncated, len(r.Body))
 	}
 	return t, err
