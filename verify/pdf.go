@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
@@ -33,23 +35,60 @@ type PDFFacts struct {
 	Pages     int    // the page count
 	Extractor string // the engine and its version
 	FoundOn   int    // the page the quote was found on; 0 when it was not found
+	// Unseen says, when the quote's words are in the text PDFium read but the ink check
+	// found them not drawn where a reader sees them, what was found; "" otherwise.
+	Unseen string
 }
 
+// columnBarrier stands, in the text a PDF's quotes are matched in, for each space between
+// two lines that a column gap separates (fetch.PDFText.Breaks): a byte no quote holds, so no
+// match runs across it.
+const columnBarrier = '\x1f'
+
+// barred returns text with the spaces at breaks made column barriers.
+func barred(text string, breaks []int) string {
+	if len(breaks) == 0 {
+		return text
+	}
+	b := []byte(text)
+	for _, i := range breaks {
+		if i >= 0 && i < len(b) && b[i] == ' ' {
+			b[i] = columnBarrier
+		}
+	}
+	return string(b)
+}
+
+// unbarred is s with its column barriers shown as the spaces they are.
+func unbarred(s string) string { return strings.ReplaceAll(s, string(columnBarrier), " ") }
+
 // setText keeps the extracted text in c, ready to be matched: the text, and for a PDF its
-// pages and its other reading.
+// pages and its other reading, each with its column gaps made barriers.
 func (c *Capture) setText(text fetch.Text) {
-	c.Text = NewPageText(text.Body)
 	c.PDF = text.PDF
-	if text.PDF != nil && text.PDF.Alt != "" {
-		c.alt = NewPageText(text.PDF.Alt)
+	if text.PDF == nil {
+		c.Text = NewPageText(text.Body)
+		return
+	}
+	c.Text = NewPageText(barred(text.Body, text.PDF.Breaks))
+	if text.PDF.Alt != "" {
+		c.alt = NewPageText(barred(text.PDF.Alt, text.PDF.AltBreaks))
 	}
 }
 
+// maxUnseenRetries is how many placements of a quote whose words are not drawn visibly are
+// passed over, each time looking for one further on, before the quote is not found.
+const maxUnseenRetries = 3
+
 // match looks for quote in c's text. For a PDF with line-end hyphens its layout could not
 // settle (fetch.PDFText.Alt), the quote is looked for in the other reading too when it is
-// not in the first: the page prints both. It returns the match and, for a PDF, what was
-// learnt of it (nil for a web page).
+// not in the first: the page prints both. No quote is read across a column gap. A quote
+// found in the text PDFium read is found only when the ink check (fetch.CheckPDFInk) sees
+// every character of it drawn on its page; otherwise the next placement is looked for, and
+// without one the quote is not found, with what was found in PDFFacts.Unseen. It returns
+// the match and, for a PDF, what was learnt of it (nil for a web page).
 func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
+	quote = unbarred(quote)
 	m, err := c.Text.Match(quote)
 	if err != nil || c.PDF == nil {
 		return m, nil, err
@@ -61,10 +100,98 @@ func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
 			m, alt = am, true
 		}
 	}
+	if m.Found && inkChecked(c.PDF) {
+		m, alt, facts.Unseen = c.confirmInk(quote, m, alt)
+	}
 	if m.Found {
 		facts.FoundOn = c.PDF.PageAt(m.Spans[0].Start, alt)
+		m.Excerpt = unbarred(m.Excerpt)
+	}
+	if m.Hint != nil {
+		m.Hint.Text = unbarred(m.Hint.Text)
 	}
 	return m, facts, nil
+}
+
+// inkChecked reports whether quotes found in this PDF text are confirmed by the ink check:
+// the text is PDFium's, whose characters the check can render.
+func inkChecked(p *fetch.PDFText) bool {
+	return strings.HasPrefix(p.Extractor, fetch.NamePDFium+" ")
+}
+
+// confirmInk checks the ink of the placement m of quote (in the other reading when alt) and
+// of the next ones, up to maxUnseenRetries, and returns the first placement seen; when none
+// is, a Match not found and what was found of the first placement.
+func (c *Capture) confirmInk(quote string, m Match, alt bool) (Match, bool, string) {
+	text := c.Text
+	if alt {
+		text = c.alt
+	}
+	unseen := ""
+	for try := 0; ; try++ {
+		seen, why := c.inked(m, alt)
+		if seen {
+			return m, alt, ""
+		}
+		if unseen == "" {
+			unseen = why
+		}
+		if try == maxUnseenRetries {
+			return Match{}, false, unseen
+		}
+		// Bar the first rune of this placement and look again: the next placement, if any.
+		b := []byte(text.Text())
+		_, size := utf8.DecodeRuneInString(text.Text()[m.Spans[0].Start:])
+		for i := range size {
+			b[m.Spans[0].Start+i] = columnBarrier
+		}
+		text = NewPageText(string(b))
+		next, err := text.Match(quote)
+		if err != nil || !next.Found {
+			return Match{}, false, unseen
+		}
+		// The excerpt is of the page's text, not of the copy with barred placements.
+		orig := c.Text
+		if alt {
+			orig = c.alt
+		}
+		m = foundMatch(orig.Text(), next.Tier, next.Spans)
+	}
+}
+
+// inked reports whether every character of the placement m is drawn visibly on its page,
+// and, when not, says what was found.
+func (c *Capture) inked(m Match, alt bool) (bool, string) {
+	var glyphs []fetch.Glyph
+	for _, sp := range m.Spans {
+		g, ok := c.PDF.GlyphsIn(sp.Start, sp.End, alt)
+		if !ok {
+			return false, "the quote's words are in the PDF's text, but which characters of the page they are cannot be told, so that they are drawn cannot be confirmed"
+		}
+		glyphs = append(glyphs, g...)
+	}
+	page := c.PDF.PageAt(m.Spans[0].Start, alt)
+	if c.Page == nil {
+		return false, fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the PDF is not at hand to confirm that they are drawn", page)
+	}
+	rep, err := fetch.CheckPDFInk(c.Page.Body, glyphs)
+	if err != nil {
+		return false, fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the page could not be rendered to confirm that they are drawn: %v", page, err)
+	}
+	if rep.Seen() {
+		return true, ""
+	}
+	return false, fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but they are not drawn visibly there: %d of their %d characters leave no ink (drawn invisible or white on white, painted over, clipped away, off the page or on a layer that is off)", page, len(rep.Unseen), rep.Checked)
+}
+
+// unseenNote adds to r, a not_found report of a PDF, what the ink check found when the
+// quote's words are in the text but not drawn visibly.
+func unseenNote(r *Report, pdf *PDFFacts) {
+	if pdf == nil || pdf.Unseen == "" {
+		return
+	}
+	r.Note = pdf.Unseen
+	r.Result.Reasoning += "; " + pdf.Unseen + ", so a reader does not see them"
 }
 
 // foundNote is the note of a found quote: the page's own words, and for a PDF the page.

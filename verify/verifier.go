@@ -219,6 +219,7 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 		Match: &m,
 		PDF:   pdf,
 	}
+	unseenNote(&r, pdf)
 	if m.Negation != "" {
 		r.Result.Reasoning += fmt.Sprintf("; its parts are there, but the text the ellipsis leaves out between them says %q, so the quote drops a negation and says what the page does not", m.Negation)
 		r.Note += fmt.Sprintf(": the ellipsis drops a negation (“%s”) that the page has between the parts", m.Negation)
