@@ -2,7 +2,9 @@ package fetch
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/klippa-app/go-pdfium"
@@ -45,31 +47,38 @@ type InkReport struct {
 func (r InkReport) Seen() bool { return r.Checked > 0 && len(r.Unseen) == 0 }
 
 // CheckPDFInk renders with PDFium, within [DefaultPDFLimits], the parts of the PDF body's
-// pages where glyphs lie (the characters of a quote found in [ExtractPDFium]'s text, see
-// [PDFText.GlyphsIn]) and reports which of them a reader does not see. Each page is rendered
-// twice, as it is and with the text objects of its glyphs not drawn; a glyph is seen when
-// the two differ (by inkDelta) in at least inkShare of its box. So a glyph counts by its own
-// ink, not by what else is drawn where it is: text painted over, clipped, drawn white on
-// white or on a layer that is off (PDFium renders only the layers that are on) leaves none,
-// and text hidden under other text takes none of that text's ink.
+// pages where the characters of each quote lie (a quote's characters found in
+// [ExtractPDFium]'s text, see [PDFText.GlyphsIn]) and reports, for each quote, which of them
+// a reader does not see. For each quote, the part of the page it lies on is rendered twice,
+// as it is and with the text objects of its characters not drawn; a character is seen when
+// the two differ (by inkDelta) in at least inkShare of its box. So a character counts by
+// its own ink, not by what else is drawn where it is: text painted over, clipped, drawn
+// white on white or on a layer that is off (PDFium renders only the layers that are on)
+// leaves none, and text hidden under other text takes none of that text's ink. The quotes
+// share one engine and each page is read once.
 //
-// Errors wrap [ErrDamaged], [ErrEncrypted] or [ErrLimit], or say that a glyph is not on
-// its page.
-func CheckPDFInk(body []byte, glyphs []Glyph) (InkReport, error) {
-	return checkPDFInk(body, glyphs, DefaultPDFLimits)
+// Errors wrap [ErrDamaged], [ErrEncrypted] or [ErrLimit].
+func CheckPDFInk(body []byte, quotes [][]Glyph) ([]InkReport, error) {
+	return checkPDFInk(body, quotes, DefaultPDFLimits)
 }
 
-func checkPDFInk(body []byte, glyphs []Glyph, limits PDFLimits) (InkReport, error) {
-	byPage := map[int][]int{}
-	for _, g := range glyphs {
-		byPage[g.Page] = append(byPage[g.Page], g.Char)
+func checkPDFInk(body []byte, quotes [][]Glyph, limits PDFLimits) ([]InkReport, error) {
+	// For each page, the characters of each quote on it.
+	byPage := map[int]map[int][]int{}
+	for q, glyphs := range quotes {
+		for _, g := range glyphs {
+			if byPage[g.Page] == nil {
+				byPage[g.Page] = map[int][]int{}
+			}
+			byPage[g.Page][q] = append(byPage[g.Page][q], g.Char)
+		}
 	}
 	pages := make([]int, 0, len(byPage))
 	for p := range byPage {
 		pages = append(pages, p)
 	}
 	sort.Ints(pages)
-	var rep InkReport
+	reps := make([]InkReport, len(quotes))
 	err := runPDFium(body, limits, "render", func(inst pdfium.Pdfium) error {
 		doc, err := inst.OpenDocument(&requests.OpenDocument{File: &body})
 		if err != nil {
@@ -84,90 +93,105 @@ func checkPDFInk(body []byte, glyphs []Glyph, limits PDFLimits) (InkReport, erro
 			if n < 1 || n > count.PageCount {
 				return fmt.Errorf("%w: the PDF has no page %d", ErrDamaged, n)
 			}
-			unseen, err := pageInk(inst, doc.Document, n, byPage[n])
-			if err != nil {
+			if err := pageInk(inst, doc.Document, n, byPage[n], reps); err != nil {
 				return fmt.Errorf("page %d: %w", n, pdfiumError(err))
 			}
-			rep.Checked += len(byPage[n])
-			rep.Unseen = append(rep.Unseen, unseen...)
 		}
 		return nil
 	})
 	if err != nil {
-		return InkReport{}, err
+		return nil, err
 	}
-	return rep, nil
+	return reps, nil
 }
 
-// inkChar is one character of a quote on the page being checked.
+// inkChar is one character being checked on the page being checked.
 type inkChar struct {
 	index int
 	box   rect // its glyph's tight bounds, page space
 	em    float64
 	obj   references.FPDF_PAGEOBJECT
+	mode  enums.FPDF_TEXT_RENDERMODE // its object's render mode
+	// drawn: its object draws it inside the page's visible area, so its ink is looked at.
+	drawn bool
 	seen  bool
-	known bool // whether seen is decided
 }
 
-// pageInk checks the characters chars of page n (1 for the first) and returns those unseen.
-func pageInk(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, n int, chars []int) ([]Glyph, error) {
+// pageInk checks, on page n (1 for the first), the characters of each quote q in quotes
+// (by their index on the page) and adds what it found to reps[q].
+func pageInk(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, n int, quotes map[int][]int, reps []InkReport) error {
 	p, err := openPDFiumPage(inst, doc, n-1)
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	chars := map[int]*inkChar{}
+	for _, q := range slices.Sorted(maps.Keys(quotes)) {
+		cs := make([]*inkChar, 0, len(quotes[q]))
+		region := emptyRect()
+		minEm := math.Inf(1)
+		for _, i := range quotes[q] {
+			c, err := p.inkChar(chars, i)
+			if err != nil {
+				return err
+			}
+			cs = append(cs, c)
+			if c.drawn {
+				region = rect{min(region.x0, c.box.x0), min(region.y0, c.box.y0), max(region.x1, c.box.x1), max(region.y1, c.box.y1)}
+				if c.em > 0 {
+					minEm = min(minEm, c.em)
+				}
+			}
+		}
+		if region.x0 <= region.x1 {
+			if err := renderInk(p, cs, region, minEm); err != nil {
+				return err
+			}
+		}
+		reps[q].Checked += len(cs)
+		for _, c := range cs {
+			if !c.seen {
+				reps[q].Unseen = append(reps[q].Unseen, Glyph{Page: n, Char: c.index})
+			}
+		}
+	}
+	return nil
+}
+
+// inkChar returns what the check needs of character i of the page, read once.
+func (p *pdfiumPage) inkChar(chars map[int]*inkChar, i int) (*inkChar, error) {
+	if c, ok := chars[i]; ok {
+		return &inkChar{index: c.index, box: c.box, em: c.em, obj: c.obj, mode: c.mode, drawn: c.drawn}, nil
+	}
+	inst := p.inst
+	c := &inkChar{index: i}
+	chars[i] = c
+	b, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: p.text, Index: i})
+	if err != nil {
+		return c, nil // no box: nothing drawn
+	}
+	c.box = normRect(b.Left, b.Bottom, b.Right, b.Top)
+	if lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: p.text, Index: i}); err == nil {
+		c.em = math.Abs(float64(lb.Rect.Top - lb.Rect.Bottom))
+	}
+	obj, err := inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: p.text, Index: i})
+	if err != nil {
+		return c, nil // a character PDFium made up
+	}
+	c.obj = obj.TextObject
+	mode, err := inst.FPDFTextObj_GetTextRenderMode(&requests.FPDFTextObj_GetTextRenderMode{PageObject: c.obj})
 	if err != nil {
 		return nil, err
 	}
-	defer p.close()
-	cs := make([]inkChar, len(chars))
-	region := emptyRect()
-	minEm := math.Inf(1)
-	for k, i := range chars {
-		c := &cs[k]
-		c.index = i
-		b, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: p.text, Index: i})
-		if err != nil {
-			c.known = true // no box: nothing drawn
-			continue
-		}
-		c.box = normRect(b.Left, b.Bottom, b.Right, b.Top)
-		lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: p.text, Index: i})
-		if err == nil {
-			c.em = math.Abs(float64(lb.Rect.Top - lb.Rect.Bottom))
-		}
-		obj, err := inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: p.text, Index: i})
-		if err != nil {
-			c.known = true
-			continue
-		}
-		c.obj = obj.TextObject
-		mode, err := inst.FPDFTextObj_GetTextRenderMode(&requests.FPDFTextObj_GetTextRenderMode{PageObject: c.obj})
-		if err != nil {
-			return nil, err
-		}
-		if hiddenMode(mode.TextRenderMode) || !p.box.contains((c.box.x0+c.box.x1)/2, (c.box.y0+c.box.y1)/2) {
-			c.known = true
-			continue
-		}
-		region = rect{min(region.x0, c.box.x0), min(region.y0, c.box.y0), max(region.x1, c.box.x1), max(region.y1, c.box.y1)}
-		if c.em > 0 {
-			minEm = min(minEm, c.em)
-		}
-	}
-	if region.x0 <= region.x1 {
-		if err := renderInk(p, cs, region, minEm); err != nil {
-			return nil, err
-		}
-	}
-	var unseen []Glyph
-	for _, c := range cs {
-		if !c.seen {
-			unseen = append(unseen, Glyph{Page: n, Char: c.index})
-		}
-	}
-	return unseen, nil
+	c.mode = mode.TextRenderMode
+	c.drawn = !hiddenMode(c.mode) && p.box.contains((c.box.x0+c.box.x1)/2, (c.box.y0+c.box.y1)/2)
+	return &inkChar{index: c.index, box: c.box, em: c.em, obj: c.obj, mode: c.mode, drawn: c.drawn}, nil
 }
 
-// renderInk renders region of page p twice, with and without the text objects of cs, and
-// decides, for each character of cs not yet decided, whether its own ink is there.
-func renderInk(p *pdfiumPage, cs []inkChar, region rect, minEm float64) error {
+// renderInk renders region of page p twice, with and without the text objects of the
+// characters cs drawn, and decides, for each of cs its object draws, whether its own ink is
+// there. The objects draw again afterwards.
+func renderInk(p *pdfiumPage, cs []*inkChar, region rect, minEm float64) error {
 	inst := p.inst
 	ref := requests.Page{ByReference: &p.page}
 	w, err := inst.FPDF_GetPageWidthF(&requests.FPDF_GetPageWidthF{Page: ref})
@@ -249,20 +273,33 @@ func renderInk(p *pdfiumPage, cs []inkChar, region rect, minEm float64) error {
 	if err != nil {
 		return err
 	}
-	for _, c := range cs {
-		if !c.known {
-			if _, err := inst.FPDFTextObj_SetTextRenderMode(&requests.FPDFTextObj_SetTextRenderMode{PageObject: c.obj, TextRenderMode: enums.FPDF_TEXTRENDERMODE_INVISIBLE}); err != nil {
+	setModes := func(hide bool) error {
+		for _, c := range cs {
+			if !c.drawn {
+				continue
+			}
+			mode := c.mode
+			if hide {
+				mode = enums.FPDF_TEXTRENDERMODE_INVISIBLE
+			}
+			if _, err := inst.FPDFTextObj_SetTextRenderMode(&requests.FPDFTextObj_SetTextRenderMode{PageObject: c.obj, TextRenderMode: mode}); err != nil {
 				return err
 			}
 		}
+		return nil
+	}
+	if err := setModes(true); err != nil {
+		return err
 	}
 	bare, _, err := render()
 	if err != nil {
 		return err
 	}
-	for k := range cs {
-		c := &cs[k]
-		if c.known {
+	if err := setModes(false); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if !c.drawn {
 			continue
 		}
 		gx0, gy0, gx1, gy1 := devBox(c.box)

@@ -107,18 +107,20 @@ func openPDFiumPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int)
 			return nil, err
 		}
 	}
+	// The glyphs drawn are read, never an /ActualText in their place: what the page shows
+	// is what it says.
+	for _, obj := range actual {
+		if err := takeOffActualText(inst, obj); err != nil {
+			p.close()
+			return nil, err
+		}
+	}
 	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
 	if err != nil {
 		p.close()
 		return nil, err
 	}
 	p.text = tp.TextPage
-	if len(actual) > 0 {
-		if err := p.glyphsOverActualText(actual); err != nil {
-			p.close()
-			return nil, err
-		}
-	}
 	return p, nil
 }
 
@@ -177,10 +179,21 @@ func (p *pdfiumPage) walk(obj references.FPDF_PAGEOBJECT, form affine, depth int
 		if err != nil {
 			return err
 		}
+		b, err := inst.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj})
+		if err != nil {
+			return err
+		}
+		// The object's bounds are in the space of the form XObject it is in.
+		bounds := emptyRect()
+		for _, c := range [][2]float32{{b.Left, b.Bottom}, {b.Right, b.Bottom}, {b.Left, b.Top}, {b.Right, b.Top}} {
+			x, y := form.apply(float64(c[0]), float64(c[1]))
+			bounds = rect{min(bounds.x0, x), min(bounds.y0, y), max(bounds.x1, x), max(bounds.y1, y)}
+		}
 		switch {
 		case hiddenMode(mode.TextRenderMode),
 			math.Abs(float64(size.FontSize))*affineOf(m.Matrix).then(form).scale() < minTextSize,
-			clip != nil && clip.intersect(p.box) != p.box:
+			clip != nil && clip.intersect(p.box) != p.box,
+			bounds.intersect(p.box) != bounds:
 			p.suspect = true
 		}
 	}
@@ -244,54 +257,25 @@ func (p *pdfiumPage) clipBox(obj references.FPDF_PAGEOBJECT, form affine) (*rect
 	return &box, nil
 }
 
-// glyphsOverActualText compares, for the text objects under /ActualText, the text PDFium
-// read (the /ActualText) with the text of their glyphs, read again once every /ActualText
-// is taken off them. When the two do not spell the same (sameLetters), the glyphs' text page
-// replaces the first.
-func (p *pdfiumPage) glyphsOverActualText(actual []references.FPDF_PAGEOBJECT) error {
-	inst := p.inst
-	var said, drawn string
-	for _, obj := range actual {
-		t, err := inst.FPDFTextObj_GetText(&requests.FPDFTextObj_GetText{PageObject: obj, TextPage: p.text})
-		if err != nil {
-			return err
-		}
-		said += t.Text
-		marks, err := inst.FPDFPageObj_CountMarks(&requests.FPDFPageObj_CountMarks{PageObject: obj})
-		if err != nil {
-			return err
-		}
-		for i := marks.Count - 1; i >= 0; i-- {
-			mark, err := inst.FPDFPageObj_GetMark(&requests.FPDFPageObj_GetMark{PageObject: obj, Index: uint64(i)})
-			if err != nil {
-				return err
-			}
-			if _, err := inst.FPDFPageObjMark_GetParamStringValue(&requests.FPDFPageObjMark_GetParamStringValue{PageObjectMark: mark.Mark, Key: "ActualText"}); err != nil {
-				continue
-			}
-			if _, err := inst.FPDFPageObj_RemoveMark(&requests.FPDFPageObj_RemoveMark{PageObject: obj, PageObjectMark: mark.Mark}); err != nil {
-				return err
-			}
-		}
-	}
-	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: requests.Page{ByReference: &p.page}})
+// takeOffActualText takes every content mark with an /ActualText off the text object obj,
+// so that the text page reads its glyphs.
+func takeOffActualText(inst pdfium.Pdfium, obj references.FPDF_PAGEOBJECT) error {
+	marks, err := inst.FPDFPageObj_CountMarks(&requests.FPDFPageObj_CountMarks{PageObject: obj})
 	if err != nil {
 		return err
 	}
-	for _, obj := range actual {
-		t, err := inst.FPDFTextObj_GetText(&requests.FPDFTextObj_GetText{PageObject: obj, TextPage: tp.TextPage})
+	for i := marks.Count - 1; i >= 0; i-- {
+		mark, err := inst.FPDFPageObj_GetMark(&requests.FPDFPageObj_GetMark{PageObject: obj, Index: uint64(i)})
 		if err != nil {
-			inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
 			return err
 		}
-		drawn += t.Text
+		if _, err := inst.FPDFPageObjMark_GetParamStringValue(&requests.FPDFPageObjMark_GetParamStringValue{PageObjectMark: mark.Mark, Key: "ActualText"}); err != nil {
+			continue
+		}
+		if _, err := inst.FPDFPageObj_RemoveMark(&requests.FPDFPageObj_RemoveMark{PageObject: obj, PageObjectMark: mark.Mark}); err != nil {
+			return err
+		}
 	}
-	if sameLetters(said, drawn) {
-		inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
-		return nil
-	}
-	inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: p.text})
-	p.text = tp.TextPage
 	return nil
 }
 
@@ -372,21 +356,59 @@ func (m affine) invert() (affine, bool) {
 // a hyphen PDFium joined across a line end, U+0002), and a fragment ends at a column gap
 // (columnGap) or a jump back as wide. Characters that cannot be seen (visible) are left out.
 // budget is the bytes of text still allowed, each fragment counted with a byte for its end;
-// past it, the read stops with ErrLimit.
+// past it, the read stops with errTextLimit.
+//
+// PDFium puts a space (its own when the text has none) wherever text moves on by more than
+// a word space, so a column gap can only follow a space: on a page that is not suspect, the
+// boxes of the characters next to a space or a line end are all the layout needs, and only
+// those are asked for.
 func (p *pdfiumPage) frags(budget int) ([]pdfFrag, error) {
 	inst := p.inst
 	n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: p.text})
 	if err != nil {
 		return nil, err
 	}
+	// The first pass reads each character's rune: a letter, a space (' '), a line end
+	// ('\n'), a hyphen at a line end ('\x02'), or nothing (0).
+	runes := make([]rune, n.Count)
+	for i := range runes {
+		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: p.text, Index: i})
+		if err != nil {
+			return nil, err
+		}
+		r := rune(u.Unicode)
+		switch {
+		case r == '\r':
+			r = 0
+		case r == '\n', r == 0x02:
+		case u.Unicode > unicode.MaxRune || r >= 0xD800 && r < 0xE000:
+			r = utf8.RuneError
+		case r == 0 || r == 0xFFFE || r == 0xFFFF || unicode.IsControl(r) && !unicode.IsSpace(r):
+			r = 0
+		case unicode.IsSpace(r):
+			r = ' '
+		}
+		runes[i] = r
+	}
+	// edge reports whether character i (a letter) is next to a space or a line end, or
+	// begins or ends the page; characters that stand for nothing are looked past.
+	sep := func(k, dir int) bool {
+		for k >= 0 && k < len(runes) && runes[k] == 0 {
+			k += dir
+		}
+		return k < 0 || k >= len(runes) || runes[k] == ' ' || runes[k] == '\n' || runes[k] == 0x02
+	}
+	edge := func(i int) bool { return sep(i-1, -1) || sep(i+1, 1) }
 	var (
 		out      []pdfFrag
 		cur      pdfFrag
 		text     []byte
-		placed   bool // cur has a character with a box
+		placed   bool // cur has a character
+		boxed    bool // cur has a character with a box
 		line     int
-		prev     rect // the box of the last character placed on the line
+		prev     rect // the box of the last character of the line with one
 		havePrev bool
+		within   bool // letters without a box came after prev: the same word goes on
 		size     int
 	)
 	closeFrag := func() error {
@@ -397,49 +419,48 @@ func (p *pdfiumPage) frags(budget int) ([]pdfFrag, error) {
 				return errTextLimit
 			}
 		}
-		cur, text, placed = pdfFrag{Line: line}, nil, false
+		cur, text, placed, boxed = pdfFrag{Line: line}, nil, false, false
+		return nil
+	}
+	newLine := func() error {
+		if err := closeFrag(); err != nil {
+			return err
+		}
+		line++
+		cur.Line, havePrev, within = line, false, false
 		return nil
 	}
 	add := func(r rune, i int) {
 		text = utf8.AppendRune(text, r)
 		cur.chars = append(cur.chars, int32(i))
 	}
-	for i := range n.Count {
-		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: p.text, Index: i})
-		if err != nil {
-			return nil, err
-		}
-		r := rune(u.Unicode)
-		switch {
-		case r == '\r':
+	for i, r := range runes {
+		switch r {
+		case 0:
 			continue
-		case r == '\n':
-			if err := closeFrag(); err != nil {
+		case '\n':
+			if err := newLine(); err != nil {
 				return nil, err
 			}
-			line++
-			cur.Line, havePrev = line, false
 			continue
-		case r == 0x02:
+		case 0x02:
 			// PDFium's mark of a hyphen at a line end that it joined to the next line.
 			if h, err := inst.FPDFText_IsHyphen(&requests.FPDFText_IsHyphen{TextPage: p.text, Index: i}); err == nil && h.IsHyphen && placed {
 				add('-', i)
-				if err := closeFrag(); err != nil {
+				if err := newLine(); err != nil {
 					return nil, err
 				}
-				line++
-				cur.Line, havePrev = line, false
 			}
 			continue
-		case u.Unicode > unicode.MaxRune || r >= 0xD800 && r < 0xE000:
-			r = utf8.RuneError
-		case r == 0 || r == 0xFFFE || r == 0xFFFF || unicode.IsControl(r) && !unicode.IsSpace(r):
-			continue
-		}
-		if unicode.IsSpace(r) {
+		case ' ':
 			if placed {
 				add(' ', i)
 			}
+			continue
+		}
+		if !p.suspect && !edge(i) {
+			add(r, i)
+			placed, within = true, true
 			continue
 		}
 		lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: p.text, Index: i})
@@ -447,15 +468,17 @@ func (p *pdfiumPage) frags(budget int) ([]pdfFrag, error) {
 			continue // a character without a box is not drawn
 		}
 		box := normRect(float64(lb.Rect.Left), float64(lb.Rect.Bottom), float64(lb.Rect.Right), float64(lb.Rect.Top))
-		ok, err := p.visible(i, (box.x0+box.x1)/2, (box.y0+box.y1)/2)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
+		if p.suspect {
+			ok, err := p.visible(i, (box.x0+box.x1)/2, (box.y0+box.y1)/2)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
 		}
 		h := box.y1 - box.y0
-		if havePrev {
+		if havePrev && !within {
 			em := max(h, prev.y1-prev.y0)
 			sameRow := math.Abs((box.y0+box.y1)/2-(prev.y0+prev.y1)/2) < em
 			if sameRow && (box.x0-prev.x1 > columnGap*em || box.x0 < prev.x0-columnGap*em) {
@@ -464,13 +487,14 @@ func (p *pdfiumPage) frags(budget int) ([]pdfFrag, error) {
 				}
 			}
 		}
-		if !placed {
+		if !boxed {
 			cur.X0, cur.X1, cur.Base, cur.Height = box.x0, box.x1, box.y0, h
-			placed = true
+			boxed = true
 		}
 		cur.X0, cur.X1, cur.Height = min(cur.X0, box.x0), max(cur.X1, box.x1), max(cur.Height, h)
 		add(r, i)
-		prev, havePrev = box, true
+		placed = true
+		prev, havePrev, within = box, true, false
 	}
 	if err := closeFrag(); err != nil {
 		return nil, err

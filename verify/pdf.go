@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"evidenceledger/evidence"
@@ -159,29 +160,102 @@ func (c *Capture) confirmInk(quote string, m Match, alt bool) (Match, bool, stri
 	}
 }
 
+// inkCache is what a capture learnt of the ink of the placements of quotes in its PDF:
+// for each placement (inkKey), whether it is seen and, when not, why.
+type inkCache struct {
+	mu   sync.Mutex
+	seen map[string]inkVerdict
+}
+
+type inkVerdict struct {
+	seen bool
+	why  string
+}
+
+// inkKey names a placement: its reading and its spans.
+func inkKey(m Match, alt bool) string { return fmt.Sprint(alt, m.Spans) }
+
 // inked reports whether every character of the placement m is drawn visibly on its page,
-// and, when not, says what was found.
+// and, when not, says what was found. The first placement of every other quote the run
+// will look for in this capture (Capture.expected) is checked in the same engine run, and
+// every verdict is kept for the quotes to come.
 func (c *Capture) inked(m Match, alt bool) (bool, string) {
-	var glyphs []fetch.Glyph
-	for _, sp := range m.Spans {
-		g, ok := c.PDF.GlyphsIn(sp.Start, sp.End, alt)
-		if !ok {
-			return false, "the quote's words are in the PDF's text, but which characters of the page they are cannot be told, so that they are drawn cannot be confirmed"
+	c.ink.mu.Lock()
+	defer c.ink.mu.Unlock()
+	if c.ink.seen == nil {
+		c.ink.seen = map[string]inkVerdict{}
+	}
+	key := inkKey(m, alt)
+	if v, ok := c.ink.seen[key]; ok {
+		return v.seen, v.why
+	}
+	type placement struct {
+		key    string
+		page   int
+		glyphs []fetch.Glyph
+	}
+	var batch []placement
+	add := func(m Match, alt bool) {
+		k := inkKey(m, alt)
+		if _, done := c.ink.seen[k]; done || slices.ContainsFunc(batch, func(p placement) bool { return p.key == k }) {
+			return
 		}
-		glyphs = append(glyphs, g...)
+		page := c.PDF.PageAt(m.Spans[0].Start, alt)
+		var glyphs []fetch.Glyph
+		for _, sp := range m.Spans {
+			g, ok := c.PDF.GlyphsIn(sp.Start, sp.End, alt)
+			if !ok {
+				c.ink.seen[k] = inkVerdict{why: "the quote's words are in the PDF's text, but which characters of the page they are cannot be told, so that they are drawn cannot be confirmed"}
+				return
+			}
+			glyphs = append(glyphs, g...)
+		}
+		if c.Page == nil {
+			c.ink.seen[k] = inkVerdict{why: fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the PDF is not at hand to confirm that they are drawn", page)}
+			return
+		}
+		batch = append(batch, placement{k, page, glyphs})
 	}
-	page := c.PDF.PageAt(m.Spans[0].Start, alt)
-	if c.Page == nil {
-		return false, fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the PDF is not at hand to confirm that they are drawn", page)
+	add(m, alt)
+	for _, q := range c.expected {
+		if pm, palt, ok := c.firstPlacement(q); ok {
+			add(pm, palt)
+		}
 	}
-	rep, err := fetch.CheckPDFInk(c.Page.Body, glyphs)
-	if err != nil {
-		return false, fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the page could not be rendered to confirm that they are drawn: %v", page, err)
+	if len(batch) > 0 {
+		sets := make([][]fetch.Glyph, len(batch))
+		for i, p := range batch {
+			sets[i] = p.glyphs
+		}
+		reps, err := fetch.CheckPDFInk(c.Page.Body, sets)
+		for i, p := range batch {
+			switch {
+			case err != nil:
+				c.ink.seen[p.key] = inkVerdict{why: fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the page could not be rendered to confirm that they are drawn: %v", p.page, err)}
+			case reps[i].Seen():
+				c.ink.seen[p.key] = inkVerdict{seen: true}
+			default:
+				c.ink.seen[p.key] = inkVerdict{why: fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but they are not drawn visibly there: %d of their %d characters leave no ink (drawn invisible or white on white, painted over, clipped away, off the page or on a layer that is off)", p.page, len(reps[i].Unseen), reps[i].Checked)}
+			}
+		}
 	}
-	if rep.Seen() {
-		return true, ""
+	v := c.ink.seen[key]
+	return v.seen, v.why
+}
+
+// firstPlacement returns where quote is first found in c's text, or in its other reading,
+// before any ink check.
+func (c *Capture) firstPlacement(quote string) (Match, bool, bool) {
+	quote = unbarred(quote)
+	if m, err := c.Text.Match(quote); err == nil && m.Found {
+		return m, false, true
 	}
-	return false, fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but they are not drawn visibly there: %d of their %d characters leave no ink (drawn invisible or white on white, painted over, clipped away, off the page or on a layer that is off)", page, len(rep.Unseen), rep.Checked)
+	if c.alt != nil {
+		if m, err := c.alt.Match(quote); err == nil && m.Found {
+			return m, true, true
+		}
+	}
+	return Match{}, false, false
 }
 
 // unseenNote adds to r, a not_found report of a PDF, what the ink check found when the

@@ -100,6 +100,10 @@ type Capture struct {
 	// alt is, for such a PDF, its other reading of unsettled line-end hyphens (see
 	// fetch.PDFText.Alt); nil when there is none.
 	alt *PageText
+	// expected are the quotes the run will look for in this capture, whose ink a PDF's
+	// first ink check confirms at once (pdf.go); ink keeps the verdicts.
+	expected []string
+	ink      inkCache
 }
 
 // Capture fetches url with the verifier's own fetcher and reads its text with its own
