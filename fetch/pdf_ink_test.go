@@ -68,6 +68,7 @@ var inkCases = []inkCase{
 	{name: "painted-over", byInk: true, desc: "painted over by a white rectangle", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) + "1 1 1 rg 60 590 500 30 re f\n"},
 	{name: "painted-over-pattern", byInk: true, desc: "painted over by a patchwork of coloured rectangles", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) +
 		"0.2 0.4 0.9 rg 60 590 90 30 re f 0.9 0.3 0.2 rg 150 590 90 30 re f 0.3 0.8 0.3 rg 240 590 90 30 re f 0.9 0.8 0.1 rg 330 590 90 30 re f 0.5 0.2 0.6 rg 420 590 90 30 re f\n"},
+	{name: "painted-over-but-a-sliver", byInk: true, desc: "painted over but for the tops of its tallest letters", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) + "1 1 1 rg 60 590 500 16 re f\n"},
 	{name: "clipped", desc: "clipped to a 1×1 box", quote: inkHidden, content: hiddenWith("72 600 1 1 re W n")},
 	{name: "layer-off", desc: "in an optional-content group (layer) that is off", quote: inkHidden,
 		content: "/OC /L1 BDC " + textAt(72, 600, 12, inkHidden) + "EMC\n", resources: "/Properties << /L1 6 0 R >>",
@@ -237,5 +238,101 @@ func TestInkCases(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestOrderPage holds the column rules on fragments placed by hand (12 pt lines, 14 pt
+// high): the lines as laid out, with "‖" where a column gap separates two of them.
+func TestOrderPage(t *testing.T) {
+	at := func(line int, x0, x1, base float64, s string) pdfFrag {
+		return pdfFrag{Text: s, Line: line, X0: x0, X1: x1, Base: base, Height: 14}
+	}
+	tests := []struct {
+		desc  string
+		frags []pdfFrag
+		want  string
+	}{
+		{"one column: lines in order", []pdfFrag{at(0, 72, 400, 700, "a b"), at(1, 72, 380, 686, "c d"), at(2, 72, 200, 672, "e")}, "a b | c d | e"},
+		{"two columns drawn line by line: read column by column, the first flowing into the second",
+			[]pdfFrag{at(0, 72, 250, 700, "L1"), at(0, 330, 500, 700, "R1"), at(1, 72, 250, 686, "L2"), at(1, 330, 500, 686, "R2")}, "L1 | L2 | R1 | R2"},
+		{"two cells on one baseline: a gap", []pdfFrag{at(0, 72, 250, 700, "A"), at(0, 330, 500, 700, "B")}, "A ‖ B"},
+		{"a heading across both columns closes them", []pdfFrag{at(0, 72, 250, 700, "L1"), at(0, 330, 500, 700, "R1"), at(1, 72, 500, 660, "Heading"), at(2, 72, 400, 640, "next")},
+			"L1 ‖ R1 | Heading | next"},
+		{"columns drawn one after the other: the second flows on from the first",
+			[]pdfFrag{at(0, 72, 250, 700, "L1"), at(1, 72, 250, 686, "L2"), at(2, 330, 500, 700, "R1"), at(3, 330, 500, 686, "R2")}, "L1 | L2 | R1 | R2"},
+		{"a superscript on its own engine line goes on with the line",
+			[]pdfFrag{at(0, 72, 120, 700, "ebb"), {Text: "SM", Line: 1, X0: 120, X1: 130, Base: 704, Height: 10}, at(2, 130, 400, 700, "is a mark")}, "ebb SM is a mark"},
+		// A table's columns read like text columns: its last cell of a column runs on into the
+		// top of the next (docs/pdf.md); cells side by side never join.
+		{"a table: each column read down",
+			[]pdfFrag{at(0, 72, 150, 700, "Name"), at(0, 300, 360, 700, "Age"), at(1, 72, 150, 686, "Ann"), at(1, 300, 360, 686, "41")}, "Name | Ann | Age | 41"},
+		{"a table of one row: every cell apart",
+			[]pdfFrag{at(0, 72, 150, 700, "Name"), at(0, 300, 360, 700, "Age"), at(0, 400, 460, 700, "City")}, "Name ‖ Age ‖ City"},
+		{"fragments without a place keep their order", []pdfFrag{{Text: "x", Line: 0}, {Text: "y", Line: 1}}, "x | y"},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		for i, l := range orderPage(tc.frags) {
+			if i > 0 {
+				if l.gap {
+					b.WriteString(" ‖ ")
+				} else {
+					b.WriteString(" | ")
+				}
+			}
+			b.WriteString(l.text)
+		}
+		if b.String() != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.desc, b.String(), tc.want)
+		}
+	}
+}
+
+// TestInkShareOfCorpus confirms every found quote of the printed corpus with the ink check
+// and holds the least share of its box a character's ink covers to twice inkShare at
+// least: the threshold leaves a margin for real text. The share is printed (docs/pdf.md).
+func TestInkShareOfCorpus(t *testing.T) {
+	rows, err := os.ReadFile(filepath.Join(pdfDir, "quotes.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	least, chars := 1.0, 0
+	for _, n := range pdfCorpusPrinted {
+		pdf := readPDFFile(t, n+".pdf")
+		txt, err := ExtractPDFium(pdf, "application/pdf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var quotes [][]Glyph
+		for _, row := range strings.Split(string(rows), "\n") {
+			cols := strings.SplitN(row, "\t", 4)
+			if len(cols) != 4 || cols[0] != n+".pdf" || cols[1] != "found" {
+				continue
+			}
+			places := findQuote(txt, cols[3])
+			if len(places) == 0 {
+				t.Fatalf("%s: %q is not in the text", n, cols[3])
+			}
+			g, ok := txt.PDF.GlyphsIn(places[0].start, places[0].end, false)
+			if !ok {
+				t.Fatalf("%s: no glyphs for %q", n, cols[3])
+			}
+			quotes = append(quotes, g)
+		}
+		reps, err := CheckPDFInk(pdf, quotes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range reps {
+			if !r.Seen() {
+				t.Errorf("%s: quote %d: %d of %d characters unseen", n, i, len(r.Unseen), r.Checked)
+			}
+			chars += r.Checked
+			least = min(least, r.minShare)
+		}
+	}
+	t.Logf("%d characters of the corpus quotes: the least ink covers %.0f%% of its box", chars, 100*least)
+	if least < 2*inkShare {
+		t.Errorf("a character's ink covers only %.1f%% of its box, within twice the threshold (%.0f%%)", 100*least, 100*inkShare)
 	}
 }

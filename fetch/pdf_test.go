@@ -204,6 +204,7 @@ func TestPDFCorpusText(t *testing.T) {
 				t.Errorf("%s: %s: %v", e.name, base, err)
 				continue
 			}
+			checkPDFMaps(t, e.name, txt)
 			share := wordShare(withoutRunning(string(want)), txt.Body)
 			t.Logf("%s: %s: %d pages, %d%% of poppler's words", e.name, base, len(txt.PDF.Pages), share)
 			if share < 95 {
@@ -376,7 +377,8 @@ func TestPDFEngineVersions(t *testing.T) {
 // and no more pages than the limit.
 func FuzzPDF(f *testing.F) {
 	names, _ := filepath.Glob(filepath.Join(pdfDir, "*.pdf"))
-	for _, n := range names {
+	inks, _ := filepath.Glob(filepath.Join(inkDir, "*.pdf"))
+	for _, n := range append(names, inks...) {
 		if b, err := os.ReadFile(n); err == nil && len(b) < 64<<10 {
 			f.Add(b)
 		}
@@ -410,8 +412,42 @@ func FuzzPDF(f *testing.F) {
 					t.Fatalf("%s: page starts %+v", e.name, txt.PDF.Pages)
 				}
 			}
+			checkPDFMaps(t, e.name, txt)
 		}
 	})
+}
+
+// checkPDFMaps holds what a PDF text's column gaps and its map to PDFium's characters must
+// be: each break is a space of the text, in order; the runs of the map lie in order inside
+// the text, on its pages, from characters of non-negative index; and for PDFium every
+// rune of the text but whitespace maps to a character (so the ink check can look at any
+// quote found in it).
+func checkPDFMaps(t *testing.T, engine string, txt Text) {
+	t.Helper()
+	for _, reading := range []struct {
+		body   string
+		breaks []int
+		runs   []GlyphRun
+		alt    bool
+	}{{txt.Body, txt.PDF.Breaks, txt.PDF.Glyphs, false}, {txt.PDF.Alt, txt.PDF.AltBreaks, txt.PDF.AltGlyphs, true}} {
+		for i, b := range reading.breaks {
+			if b < 0 || b >= len(reading.body) || reading.body[b] != ' ' || (i > 0 && b <= reading.breaks[i-1]) {
+				t.Fatalf("%s: break %d at %d of %q", engine, i, b, reading.body)
+			}
+		}
+		end := 0
+		for _, r := range reading.runs {
+			if r.Offset < end || r.End <= r.Offset || r.End > len(reading.body) || r.Char < 0 || r.Page < 1 || r.Page > len(txt.PDF.Pages) {
+				t.Fatalf("%s: glyph run %+v after %d in a text of %d bytes", engine, r, end, len(reading.body))
+			}
+			end = r.End
+		}
+		if engine == NamePDFium && reading.body != "" {
+			if _, ok := txt.PDF.GlyphsIn(0, len(reading.body), reading.alt); !ok {
+				t.Fatalf("%s: a rune of the text maps to no character: %q", engine, reading.body)
+			}
+		}
+	}
 }
 
 // TestPDFiumKilledMidRead stops PDFium at time limits that fall while it reads, again and

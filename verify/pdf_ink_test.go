@@ -132,3 +132,35 @@ func TestPDFColumnBarrier(t *testing.T) {
 		}
 	}
 }
+
+// TestRunConfirmsInkTogether: in a check run told the quotes of a URL (as RunBatch tells
+// it), the first ink check of the PDF confirms every quote's first placement at once; each
+// quote is judged by its own verdict.
+func TestRunConfirmsInkTogether(t *testing.T) {
+	srv := newPDFServer(t, map[string][]byte{"/w.pdf": readPDF(t, "ink/white-on-white.pdf")})
+	u := srv.At("a.test", "/w.pdf")
+	hidden, visible := "The committee approved the harbour contract in secret", "This page also carries a sentence that anyone can read."
+	run := NewChecker(testFetchConfig()).NewRun()
+	run.expect(u, []string{hidden, visible})
+	out, err := run.Check(context.Background(), target(u, hidden))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Checked.Status == evidence.StatusFound {
+		t.Fatalf("the white quote is found: %s", out.Checked.Note)
+	}
+	dom := run.pages[u][0].c
+	dom.ink.mu.Lock()
+	checked := len(dom.ink.seen)
+	dom.ink.mu.Unlock()
+	if checked != 2 {
+		t.Errorf("the first ink check confirmed %d placements, want both quotes'", checked)
+	}
+	out, err = run.Check(context.Background(), target(u, visible))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Checked.Status != evidence.StatusFound {
+		t.Errorf("the visible quote is %s: %s", out.Checked.Status, out.Checked.Note)
+	}
+}

@@ -95,6 +95,11 @@ func TestPDFCorpusQuotes(t *testing.T) {
 				}
 				c = &Capture{Page: &fetch.Result{Body: body, ContentType: "application/pdf"}}
 				c.setText(txt)
+				for _, o := range quotes { // as a check run tells it: confirmed together
+					if o.File == q.File {
+						c.expected = append(c.expected, o.Quote)
+					}
+				}
 				texts[q.File] = c
 			}
 			m, facts, err := c.match(q.Quote)
