@@ -54,7 +54,7 @@ func hiddenWith(op string) string {
 
 var inkCases = []inkCase{
 	// What a reader does not see.
-	{name: "white-on-white", byInk: true, desc: "drawn white on the white page", quote: inkHidden, content: hiddenWith("1 1 1 rg")},
+	{name: "white-on-white", desc: "drawn white on the white page", quote: inkHidden, content: hiddenWith("1 1 1 rg")},
 	{name: "render-mode-3", desc: "text render mode 3 (invisible)", quote: inkHidden, content: "BT 3 Tr /F1 12 Tf 72 600 Td " + pdfString(inkHidden) + " Tj ET\n"},
 	{name: "render-mode-7", desc: "text render mode 7 (a clip only)", quote: inkHidden, content: "q BT 7 Tr /F1 12 Tf 72 600 Td " + pdfString(inkHidden) + " Tj ET Q\n"},
 	{name: "outside-left", desc: "left of the media box", quote: inkHidden, content: textAt(-500, 600, 12, inkHidden)},
@@ -65,15 +65,15 @@ var inkCases = []inkCase{
 	{name: "tiny-matrix", desc: "12 pt through a text matrix that scales it by 0.01", quote: inkHidden, content: "BT /F1 12 Tf 0.01 0 0 0.01 72 600 Tm " + pdfString(inkHidden) + " Tj ET\n"},
 	{name: "tiny-ctm", desc: "12 pt through a transformation matrix that scales it by 0.01", quote: inkHidden, content: "q 0.01 0 0 0.01 0 0 cm " + textAt(7200, 60000, 12, inkHidden) + "Q\n"},
 	{name: "squashed", desc: "horizontal scaling of 1% (Tz)", quote: inkHidden, content: hiddenWith("1 Tz")},
-	{name: "painted-over", byInk: true, desc: "painted over by a white rectangle", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) + "1 1 1 rg 60 590 500 30 re f\n"},
-	{name: "painted-over-pattern", byInk: true, desc: "painted over by a patchwork of coloured rectangles", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) +
+	{name: "painted-over", desc: "painted over by a white rectangle", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) + "1 1 1 rg 60 590 500 30 re f\n"},
+	{name: "painted-over-pattern", desc: "painted over by a patchwork of coloured rectangles", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) +
 		"0.2 0.4 0.9 rg 60 590 90 30 re f 0.9 0.3 0.2 rg 150 590 90 30 re f 0.3 0.8 0.3 rg 240 590 90 30 re f 0.9 0.8 0.1 rg 330 590 90 30 re f 0.5 0.2 0.6 rg 420 590 90 30 re f\n"},
 	{name: "painted-over-but-a-sliver", byInk: true, desc: "painted over but for the tops of its tallest letters", quote: inkHidden, content: textAt(72, 600, 12, inkHidden) + "1 1 1 rg 60 590 500 16 re f\n"},
 	{name: "clipped", desc: "clipped to a 1×1 box", quote: inkHidden, content: hiddenWith("72 600 1 1 re W n")},
 	{name: "layer-off", desc: "in an optional-content group (layer) that is off", quote: inkHidden,
 		content: "/OC /L1 BDC " + textAt(72, 600, 12, inkHidden) + "EMC\n", resources: "/Properties << /L1 6 0 R >>",
 		catalog: "/OCProperties << /OCGs [6 0 R] /D << /OFF [6 0 R] >> >>", more: []string{"<< /Type /OCG /Name (Notes) >>"}},
-	{name: "under-other-text", byInk: true, desc: "painted over, and other words drawn where it was", quote: inkHidden,
+	{name: "under-other-text", desc: "painted over, and other words drawn where it was", quote: inkHidden,
 		content: textAt(72, 600, 12, inkHidden) + "1 1 1 rg 60 590 500 30 re f 0 g " + textAt(72, 600, 12, "The board rejected every offer for the harbour land")},
 	{name: "actual-text", desc: "only in /ActualText; the glyphs read the opposite", quote: "The mayor gladly accepted the money from the builders",
 		content: "/Span << /ActualText (The mayor gladly accepted the money from the builders) >> BDC " + textAt(72, 600, 12, "The mayor never accepted any money from the builders") + "EMC\n"},
@@ -90,6 +90,12 @@ var inkCases = []inkCase{
 		content: "0.1 0.1 0.3 rg 60 590 500 30 re f 1 1 1 rg " + textAt(72, 600, 12, "White letters stand out on the dark band of the header")},
 	{name: "small-6pt", desc: "a small but readable 6 pt font", seen: true, quote: "The footnote in six point type gives the source of the figures", content: textAt(72, 600, 6, "The footnote in six point type gives the source of the figures")},
 	{name: "columns-within", desc: "two columns drawn line by line; the quote runs down one column", seen: true, quote: "approved the budget for the new school after a long debate", content: twoColumns},
+	{name: "highlighted", desc: "marked with a yellow highlight multiplied over it", seen: true, quote: "The highlighted clause binds the city to the contract",
+		content: textAt(72, 600, 12, "The highlighted clause binds the city to the contract") + "q /Hi gs 1 1 0 rg 70 596 300 14 re f Q\n", resources: "/ExtGState << /Hi << /BM /Multiply >> >>"},
+	{name: "struck-through", desc: "struck through by a thin line", seen: true, quote: "The struck clause was withdrawn before the vote",
+		content: textAt(72, 600, 12, "The struck clause was withdrawn before the vote") + "0 g 70 603 280 0.8 re f\n"},
+	{name: "white-after-many-cells", desc: "white text on a dark band drawn after 1,100 other cells", seen: true, quote: "The last cell of the long table is printed white on navy",
+		content: manyCells(1100) + "0.1 0.1 0.3 rg 60 590 500 30 re f 1 1 1 rg " + textAt(72, 600, 12, "The last cell of the long table is printed white on navy")},
 	{name: "rotated", desc: "text turned a quarter", seen: true, quote: "The margin note runs up the side of the page", content: "BT /F1 10 Tf 0 1 -1 0 300 200 Tm (The margin note runs up the side of the page) Tj ET\n"},
 	{name: "form-xobject", desc: "text in a form XObject, moved by its matrix", seen: true, quote: "The form draws this sentence from its own stream",
 		content: "q /Fm1 Do Q\n", resources: "/XObject << /Fm1 6 0 R >>",
@@ -106,6 +112,16 @@ var inkCases = []inkCase{
 var twoColumns = textAt(72, 600, 12, "The council approved the budget") + textAt(340, 600, 12, "was rejected by the regional court") +
 	textAt(72, 586, 12, "for the new school after a long") + textAt(340, 586, 12, "on appeal because the notice was") +
 	textAt(72, 572, 12, "debate that lasted until midnight.") + textAt(340, 572, 12, "never published in the gazette.")
+
+// manyCells draws n small grey squares in the lower part of the page.
+func manyCells(n int) string {
+	var b strings.Builder
+	b.WriteString("0.85 g ")
+	for i := range n {
+		fmt.Fprintf(&b, "%d %d 4 4 re f ", 20+(i%100)*5, 40+(i/100)*5)
+	}
+	return b.String() + "\n"
+}
 
 // formXObject is a form XObject drawing content with the page's font, moved down 100 pt.
 func formXObject(content string) string {

@@ -240,7 +240,95 @@ type walkState struct {
 	// the text state
 	tc, tw, th, tl, rise float64
 	mode                 int
+	// the colours, with the components of their colour spaces (0: not read)
+	fill, stroke       colour
+	fillComps, stComps int
+	// the constant alphas (ca, CA), and whether paint covers what is under it: the blend
+	// mode is Normal and there is no soft mask
+	fillAlpha, strokeAlpha float64
+	opaque                 bool
 }
+
+// colour is a colour as RGB in [0, 1]; known is false for one the walk does not read (a
+// pattern, a separation, an indexed or Lab colour).
+type colour struct {
+	r, g, b float64
+	known   bool
+}
+
+var (
+	black = colour{known: true}
+	white = colour{1, 1, 1, true}
+)
+
+// near reports whether two colours known differ by less than inkDelta in every channel: a
+// reader does not tell one from the other.
+func (c colour) near(o colour) bool {
+	d := inkDelta / 255.0
+	return c.known && o.known && math.Abs(c.r-o.r) < d && math.Abs(c.g-o.g) < d && math.Abs(c.b-o.b) < d
+}
+
+// colourOf reads the components of a colour in a space of that many components (1 gray, 3
+// RGB, 4 CMYK).
+func colourOf(v []float64, comps int) colour {
+	if len(v) != comps {
+		return colour{}
+	}
+	clamp := func(x float64) float64 { return min(max(x, 0), 1) }
+	switch comps {
+	case 1:
+		return colour{clamp(v[0]), clamp(v[0]), clamp(v[0]), true}
+	case 3:
+		return colour{clamp(v[0]), clamp(v[1]), clamp(v[2]), true}
+	case 4:
+		k := clamp(v[3])
+		return colour{(1 - clamp(v[0])) * (1 - k), (1 - clamp(v[1])) * (1 - k), (1 - clamp(v[2])) * (1 - k), true}
+	}
+	return colour{}
+}
+
+// colourSpaceComps is how many components a colour space has whose colours the walk reads
+// as gray, RGB or CMYK; 0 for another (and its colours are not read).
+func colourSpaceComps(name string, res pdf.Value) int {
+	switch name {
+	case "DeviceGray", "G", "CalGray":
+		return 1
+	case "DeviceRGB", "RGB", "CalRGB":
+		return 3
+	case "DeviceCMYK", "CMYK":
+		return 4
+	case "Pattern":
+		return 0
+	}
+	cs := res.Key("ColorSpace").Key(name)
+	if cs.Kind() == pdf.Name {
+		return colourSpaceComps(cs.Name(), pdf.Value{})
+	}
+	switch cs.Index(0).Name() {
+	case "CalGray":
+		return 1
+	case "CalRGB":
+		return 3
+	case "ICCBased":
+		if n := int(cs.Index(1).Key("N").Int64()); n == 1 || n == 3 || n == 4 {
+			return n
+		}
+	}
+	return 0
+}
+
+// paint is an area the page paints over everything drawn before it: an opaque filled
+// rectangle, or an image without a mask.
+type paint struct {
+	area   rect
+	colour colour // unknown for an image
+	seq    int    // when it is painted, in the page's order of drawing
+}
+
+// maxPaints is how many paints of a page the walk remembers; past it, later ones are not
+// taken to cover text, and the colour under text drawn after them is not known (the ink
+// check still sees both).
+const maxPaints = 1024
 
 // walkGlyph is text drawn and seen: one glyph, or a string whose glyphs the walk could not
 // tell apart, or an /ActualText that stands for glyphs.
@@ -253,6 +341,10 @@ type walkGlyph struct {
 	height float64 // line height (1.15 em), page space
 	rough  bool    // the font gives no widths: the end is a guess
 	object bool    // the first glyph of a text object (BT)
+	// cx, cy is the glyph's centre, qx, qy a quarter of an em up from it, and seq when it
+	// is drawn, in the page's order
+	cx, cy, qx, qy float64
+	seq            int
 }
 
 // marked is one open marked-content sequence (BMC or BDC ... EMC).
@@ -284,7 +376,8 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 	}
 	box := pageBox(p)
 	lb := &lineBuilder{budget: budget}
-	g := walkState{ctm: identity, clip: rect{math.Inf(-1), math.Inf(-1), math.Inf(1), math.Inf(1)}, th: 1}
+	g := walkState{ctm: identity, clip: rect{math.Inf(-1), math.Inf(-1), math.Inf(1), math.Inf(1)}, th: 1,
+		fill: black, stroke: black, fillComps: 1, stComps: 1, fillAlpha: 1, strokeAlpha: 1, opaque: true}
 	tm, tlm := identity, identity // text shown outside BT ... ET, as readers tolerate it
 	var (
 		stack         []walkState
@@ -294,7 +387,36 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 		textClip      = emptyRect()
 		textClipped   bool
 		firstInObject bool
+		rectsOnly     bool // the path is made of rectangles only
+		paints        []paint
+		seq           int         // the count of what was drawn, in order
+		drawn         []walkGlyph // the glyphs seen, until the page's end tells what paints over them
+		drawnBytes    int
 	)
+	// background is the colour under a point of the page: the last paint before seq that
+	// covers it, or the white of the paper.
+	paintsFull := false
+	background := func(x, y float64, seq int) colour {
+		if paintsFull {
+			return colour{}
+		}
+		for i := len(paints) - 1; i >= 0; i-- {
+			if paints[i].seq < seq && paints[i].area.contains(x, y) {
+				return paints[i].colour
+			}
+		}
+		return white
+	}
+	// axisAligned reports whether the transformation keeps a rectangle a rectangle.
+	axisAligned := func(m affine) bool { return m.b == 0 && m.c == 0 || m.a == 0 && m.d == 0 }
+	addPaint := func(area rect, c colour) {
+		if len(paints) == maxPaints {
+			paintsFull = true
+			return
+		}
+		seq++
+		paints = append(paints, paint{area.intersect(g.clip), c, seq})
+	}
 	hiddenNow := func() bool {
 		for _, m := range open {
 			if m.hidden {
@@ -310,11 +432,23 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 				return
 			}
 		}
-		lb.glyph(gl)
+		if drawnBytes += len(gl.text); drawnBytes > *budget+64 {
+			panic(errTextLimit)
+		}
+		drawn = append(drawn, gl)
 	}
 	point := func(x, y float64) {
 		x, y = g.ctm.apply(x, y)
 		path = rect{min(path.x0, x), min(path.y0, y), max(path.x1, x), max(path.y1, y)}
+	}
+	// inked reports whether a glyph centred at (x, y), drawn now in the current render mode,
+	// colours and alphas, differs from what is under it: its fill or its stroke is not
+	// (nearly) transparent and not of the colour under it.
+	inked := func(x, y float64) bool {
+		under := background(x, y, seq+1)
+		fills := g.mode == 0 || g.mode == 2 || g.mode == 4 || g.mode == 6
+		strokes := g.mode == 1 || g.mode == 2 || g.mode == 5 || g.mode == 6
+		return fills && g.fillAlpha >= 0.1 && !g.fill.near(under) || strokes && g.strokeAlpha >= 0.1 && !g.stroke.near(under)
 	}
 	// show draws the string raw with the current font and advances the text matrix.
 	show := func(raw string) {
@@ -353,7 +487,7 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 			ex, ey := end.apply(0, g.rise)
 			eff := min(math.Hypot(trm.a, trm.b), math.Hypot(trm.c, trm.d))
 			cx, cy := (ox+ex)/2+0.35*trm.c, (oy+ey)/2+0.35*trm.d
-			seen := g.mode != 3 && g.mode != 7 && eff >= minTextSize && box.contains(cx, cy) && g.clip.contains(cx, cy) && !hiddenNow()
+			seen := g.mode != 3 && g.mode != 7 && eff >= minTextSize && box.contains(cx, cy) && g.clip.contains(cx, cy) && !hiddenNow() && inked(cx, cy)
 			if g.mode >= 4 {
 				textClipped = true
 				textClip = rect{min(textClip.x0, ox, ex), min(textClip.y0, oy, ey), max(textClip.x1, ox, ex), max(textClip.y1, oy, ey+eff)}
@@ -365,7 +499,8 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 			} else {
 				ux, uy = 1, 0
 			}
-			gl := walkGlyph{ox: ox, oy: oy, ex: ex, ey: ey, ux: ux, uy: uy, height: 1.15 * eff, rough: !known}
+			seq++
+			gl := walkGlyph{ox: ox, oy: oy, ex: ex, ey: ey, ux: ux, uy: uy, height: 1.15 * eff, rough: !known, cx: cx, cy: cy, qx: 0.25 * trm.c, qy: 0.25 * trm.d, seq: seq}
 			switch {
 			case !seen:
 				// Text no reader sees still counts against the text limit, a byte a glyph, so
@@ -416,21 +551,27 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 					g.ctm = affine{num(0), num(1), num(2), num(3), num(4), num(5)}.then(g.ctm)
 				}
 			case "m", "l":
+				rectsOnly = false
 				if n == 2 {
 					point(num(0), num(1))
 				}
 			case "c":
+				rectsOnly = false
 				if n == 6 {
 					point(num(0), num(1))
 					point(num(2), num(3))
 					point(num(4), num(5))
 				}
 			case "v", "y":
+				rectsOnly = false
 				if n == 4 {
 					point(num(0), num(1))
 					point(num(2), num(3))
 				}
 			case "re":
+				if path.x0 > path.x1 { // the first of the path
+					rectsOnly = true
+				}
 				if n == 4 {
 					point(num(0), num(1))
 					point(num(0)+num(2), num(1)+num(3))
@@ -440,10 +581,73 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 			case "W", "W*":
 				clipNext = true
 			case "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n":
+				// An opaque fill of rectangles paints over what is under it (other shapes
+				// are left to the ink check).
+				if fills := op != "S" && op != "s" && op != "n"; fills && rectsOnly && path.x0 <= path.x1 && axisAligned(g.ctm) && g.opaque && g.fillAlpha >= 0.99 && g.fill.known {
+					addPaint(path, g.fill)
+				}
 				if clipNext {
 					g.clip = g.clip.intersect(path)
 				}
-				clipNext, path = false, emptyRect()
+				clipNext, path, rectsOnly = false, emptyRect(), false
+			case "g", "G", "rg", "RG", "k", "K":
+				vals := make([]float64, n)
+				for i := range vals {
+					vals[i] = num(i)
+				}
+				comps := map[string]int{"g": 1, "G": 1, "rg": 3, "RG": 3, "k": 4, "K": 4}[op]
+				if op == strings.ToLower(op) {
+					g.fill, g.fillComps = colourOf(vals, comps), comps
+				} else {
+					g.stroke, g.stComps = colourOf(vals, comps), comps
+				}
+			case "cs", "CS":
+				if n == 1 {
+					comps := colourSpaceComps(args[0].Name(), res)
+					initial := colour{}
+					if comps == 1 || comps == 3 {
+						initial = black
+					} else if comps == 4 {
+						initial = colourOf([]float64{0, 0, 0, 1}, 4)
+					}
+					if op == "cs" {
+						g.fill, g.fillComps = initial, comps
+					} else {
+						g.stroke, g.stComps = initial, comps
+					}
+				}
+			case "sc", "scn", "SC", "SCN":
+				vals := make([]float64, 0, n)
+				for i := range n {
+					if k := args[i].Kind(); k == pdf.Integer || k == pdf.Real {
+						vals = append(vals, num(i))
+					}
+				}
+				if op == "sc" || op == "scn" {
+					g.fill = colourOf(vals, g.fillComps)
+				} else {
+					g.stroke = colourOf(vals, g.stComps)
+				}
+			case "gs":
+				if n == 1 {
+					gs := res.Key("ExtGState").Key(args[0].Name())
+					if v := gs.Key("ca"); v.Kind() == pdf.Integer || v.Kind() == pdf.Real {
+						g.fillAlpha = v.Float64()
+					}
+					if v := gs.Key("CA"); v.Kind() == pdf.Integer || v.Kind() == pdf.Real {
+						g.strokeAlpha = v.Float64()
+					}
+					if bm := gs.Key("BM"); !bm.IsNull() {
+						name := bm.Name()
+						if bm.Kind() == pdf.Array {
+							name = bm.Index(0).Name()
+						}
+						g.opaque = name == "Normal" || name == "Compatible"
+					}
+					if sm := gs.Key("SMask"); !sm.IsNull() && sm.Name() != "None" {
+						g.opaque = false
+					}
+				}
 			case "BT":
 				tm, tlm = identity, identity
 				textClip, textClipped, firstInObject = emptyRect(), false, true
@@ -505,7 +709,22 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 				}
 				forms++
 				xo := res.Key("XObject").Key(args[0].Name())
-				if xo.Key("Subtype").Name() != "Form" || oc.hidden(xo.Key("OC"), 0) {
+				if oc.hidden(xo.Key("OC"), 0) {
+					return
+				}
+				if xo.Key("Subtype").Name() == "Image" {
+					// An image without a mask paints over its unit square.
+					if !xo.Key("ImageMask").Bool() && xo.Key("SMask").IsNull() && xo.Key("Mask").IsNull() && axisAligned(g.ctm) && g.opaque && g.fillAlpha >= 0.99 {
+						area := emptyRect()
+						for _, c := range [][2]float64{{0, 0}, {1, 1}} {
+							x, y := g.ctm.apply(c[0], c[1])
+							area = rect{min(area.x0, x), min(area.y0, y), max(area.x1, x), max(area.y1, y)}
+						}
+						addPaint(area, colour{})
+					}
+					return
+				}
+				if xo.Key("Subtype").Name() != "Form" {
 					return
 				}
 				saved, savedStack, savedOpen, savedTm, savedTlm := g, len(stack), len(open), tm, tlm
@@ -620,6 +839,20 @@ func pageFrags(p pdf.Page, oc *optionalContent, budget *int) []pdfFrag {
 		open = open[:k]
 		for _, gl := range m.glyphs {
 			emit(gl)
+		}
+	}
+	// A glyph painted over afterwards, across the middle half of its height, is not seen (a
+	// line struck through it or under it is not a cover).
+	for _, gl := range drawn {
+		covered := false
+		for i := len(paints) - 1; i >= 0 && paints[i].seq > gl.seq && !covered; i-- {
+			a := paints[i].area
+			covered = a.contains(gl.cx-gl.qx, gl.cy-gl.qy) && a.contains(gl.cx+gl.qx, gl.cy+gl.qy)
+		}
+		if !covered {
+			lb.glyph(gl)
+		} else if *budget--; *budget < 0 {
+			panic(errTextLimit)
 		}
 	}
 	return lb.done()
