@@ -66,17 +66,17 @@ type pdfiumPage struct {
 	// box is the page's visible area: its crop box within its media box.
 	box rect
 	// suspect: some text object of the page is hidden (render mode 3 or 7), smaller than
-	// minTextSize or clipped within the page, so each character's own object is looked at.
+	// minTextSize, clipped within the page or not inside its visible area, so each
+	// character's own object and place are looked at.
 	suspect bool
 	// The object of the last character looked at, by its matrix (see visible).
 	lastMatrix  affine
 	lastVisible func(x, y float64) bool
 }
 
-// openPDFiumPage loads page index of doc and its text page. When /ActualText stands for
-// glyphs that say something else than it (sameLetters), the text page is made again with
-// every /ActualText taken off the page's objects: the glyphs drawn win. The caller closes
-// it.
+// openPDFiumPage loads page index of doc, looks at its text objects (walk), takes every
+// /ActualText off them, so that the text page reads the glyphs drawn, and makes the text
+// page. The caller closes it.
 func openPDFiumPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (*pdfiumPage, error) {
 	pg, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
 	if err != nil {
@@ -125,8 +125,9 @@ func openPDFiumPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int)
 }
 
 // walk looks at one page object (and, for a form XObject, at the objects inside it, with
-// form, the matrix from the form's space to the page's): a text object hidden, too small or
-// clipped makes the page suspect, and a text object under /ActualText is added to actual.
+// form, the matrix from the form's space to the page's): a text object hidden, too small,
+// clipped or reaching out of the page's visible area makes the page suspect, and a text
+// object under /ActualText is added to actual.
 func (p *pdfiumPage) walk(obj references.FPDF_PAGEOBJECT, form affine, depth int, actual *[]references.FPDF_PAGEOBJECT) error {
 	inst := p.inst
 	ty, err := inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: obj})
@@ -257,8 +258,8 @@ func (p *pdfiumPage) clipBox(obj references.FPDF_PAGEOBJECT, form affine) (*rect
 	return &box, nil
 }
 
-// takeOffActualText takes every content mark with an /ActualText off the text object obj,
-// so that the text page reads its glyphs.
+// takeOffActualText takes the /ActualText off every content mark of the text object obj
+// that has one, so that the text page reads its glyphs.
 func takeOffActualText(inst pdfium.Pdfium, obj references.FPDF_PAGEOBJECT) error {
 	marks, err := inst.FPDFPageObj_CountMarks(&requests.FPDFPageObj_CountMarks{PageObject: obj})
 	if err != nil {
@@ -272,7 +273,9 @@ func takeOffActualText(inst pdfium.Pdfium, obj references.FPDF_PAGEOBJECT) error
 		if _, err := inst.FPDFPageObjMark_GetParamStringValue(&requests.FPDFPageObjMark_GetParamStringValue{PageObjectMark: mark.Mark, Key: "ActualText"}); err != nil {
 			continue
 		}
-		if _, err := inst.FPDFPageObj_RemoveMark(&requests.FPDFPageObj_RemoveMark{PageObject: obj, PageObjectMark: mark.Mark}); err != nil {
+		// The /ActualText goes, the mark stays: it may be an optional-content mark, whose
+		// layer the renderer must still see.
+		if _, err := inst.FPDFPageObjMark_RemoveParam(&requests.FPDFPageObjMark_RemoveParam{PageObject: obj, PageObjectMark: mark.Mark, Key: "ActualText"}); err != nil {
 			return err
 		}
 	}
