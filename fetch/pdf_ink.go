@@ -177,8 +177,22 @@ func (p *pdfiumPage) inkChar(chars map[int]*inkChar, i int) (*inkChar, error) {
 		return c, nil // no box: nothing drawn
 	}
 	c.box = normRect(b.Left, b.Bottom, b.Right, b.Top)
-	if lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: p.text, Index: i}); err == nil {
-		c.em = math.Abs(float64(lb.Rect.Top - lb.Rect.Bottom))
+	lb, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: p.text, Index: i})
+	if err != nil {
+		return c, nil
+	}
+	// The glyph's bounds come from its font; its place on the line from where it is drawn.
+	// The box looked at is the first within half an em of the second, so that a font cannot
+	// move a glyph's box over ink that is not its own.
+	loose := normRect(float64(lb.Rect.Left), float64(lb.Rect.Bottom), float64(lb.Rect.Right), float64(lb.Rect.Top))
+	c.em = loose.y1 - loose.y0
+	if w := loose.x1 - loose.x0; w > c.em {
+		c.em = w // a glyph turned a quarter: its box is wide
+	}
+	m := c.em / 2
+	c.box = c.box.intersect(rect{loose.x0 - m, loose.y0 - m, loose.x1 + m, loose.y1 + m})
+	if c.box.x0 > c.box.x1 || c.box.y0 > c.box.y1 {
+		return c, nil
 	}
 	obj, err := inst.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: p.text, Index: i})
 	if err != nil {

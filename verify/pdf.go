@@ -36,8 +36,9 @@ type PDFFacts struct {
 	Pages     int    // the page count
 	Extractor string // the engine and its version
 	FoundOn   int    // the page the quote was found on; 0 when it was not found
-	// Unseen says, when the quote's words are in the text PDFium read but the ink check
-	// found them not drawn where a reader sees them, what was found; "" otherwise.
+	// Unseen says, when the quote's words are in the text but a reader does not read them
+	// there (the ink check found them not drawn visibly, or an ellipsis joins two columns),
+	// what was found; "" otherwise.
 	Unseen string
 }
 
@@ -83,10 +84,11 @@ const maxUnseenRetries = 3
 
 // match looks for quote in c's text. For a PDF with line-end hyphens its layout could not
 // settle (fetch.PDFText.Alt), the quote is looked for in the other reading too when it is
-// not in the first: the page prints both. No quote is read across a column gap. A quote
-// found in the text PDFium read is found only when the ink check (fetch.CheckPDFInk) sees
-// every character of it drawn on its page; otherwise the next placement is looked for, and
-// without one the quote is not found, with what was found in PDFFacts.Unseen. It returns
+// not in the first: the page prints both. No quote, and no ellipsis between its parts, is
+// read across a column gap. A quote found in the text PDFium read is found only when the
+// ink check (fetch.CheckPDFInk) sees every character of it drawn on its page. A placement
+// that fails either is passed over for the next one; without one the quote is not found,
+// with what was found in PDFFacts.Unseen. It returns
 // the match and, for a PDF, what was learnt of it (nil for a web page).
 func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
 	quote = unbarred(quote)
@@ -101,8 +103,8 @@ func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
 			m, alt = am, true
 		}
 	}
-	if m.Found && inkChecked(c.PDF) {
-		m, alt, facts.Unseen = c.confirmInk(quote, m, alt)
+	if m.Found {
+		m, alt, facts.Unseen = c.settle(quote, m, alt)
 	}
 	if m.Found {
 		facts.FoundOn = c.PDF.PageAt(m.Spans[0].Start, alt)
@@ -120,25 +122,26 @@ func inkChecked(p *fetch.PDFText) bool {
 	return strings.HasPrefix(p.Extractor, fetch.NamePDFium+" ")
 }
 
-// confirmInk checks the ink of the placement m of quote (in the other reading when alt) and
-// of the next ones, up to maxUnseenRetries, and returns the first placement seen; when none
-// is, a Match not found and what was found of the first placement.
-func (c *Capture) confirmInk(quote string, m Match, alt bool) (Match, bool, string) {
-	text := c.Text
+// settle returns the first placement of quote, from m on (in the other reading when alt),
+// that a reader reads (read), looking at the next ones up to maxUnseenRetries; when none is,
+// a Match not found and why the first placement is not read.
+func (c *Capture) settle(quote string, m Match, alt bool) (Match, bool, string) {
+	orig := c.Text
 	if alt {
-		text = c.alt
+		orig = c.alt
 	}
-	unseen := ""
+	text := orig
+	first := ""
 	for try := 0; ; try++ {
-		seen, why := c.inked(m, alt)
-		if seen {
+		ok, why := c.read(m, alt)
+		if ok {
 			return m, alt, ""
 		}
-		if unseen == "" {
-			unseen = why
+		if first == "" {
+			first = why
 		}
 		if try == maxUnseenRetries {
-			return Match{}, false, unseen
+			return Match{}, false, first
 		}
 		// Bar the first rune of this placement and look again: the next placement, if any.
 		b := []byte(text.Text())
@@ -149,15 +152,30 @@ func (c *Capture) confirmInk(quote string, m Match, alt bool) (Match, bool, stri
 		text = NewPageText(string(b))
 		next, err := text.Match(quote)
 		if err != nil || !next.Found {
-			return Match{}, false, unseen
+			return Match{}, false, first
 		}
 		// The excerpt is of the page's text, not of the copy with barred placements.
-		orig := c.Text
-		if alt {
-			orig = c.alt
-		}
 		m = foundMatch(orig.Text(), next.Tier, next.Spans)
 	}
+}
+
+// read reports whether a reader reads the placement m as the quote: no column gap lies
+// between two of its parts (an ellipsis leaves text out, not a column), and, in PDFium's
+// text, every character of it is seen (inked). When not, it says why.
+func (c *Capture) read(m Match, alt bool) (bool, string) {
+	text := c.Text.Text()
+	if alt {
+		text = c.alt.Text()
+	}
+	for k := 1; k < len(m.Spans); k++ {
+		if strings.IndexByte(text[m.Spans[k-1].End:m.Spans[k].Start], columnBarrier) >= 0 {
+			return false, fmt.Sprintf("the quote's parts are in the PDF's text on p. %d, but in different columns of the page, side by side, that the ellipsis joins", c.PDF.PageAt(m.Spans[0].Start, alt))
+		}
+	}
+	if !inkChecked(c.PDF) {
+		return true, ""
+	}
+	return c.inked(m, alt)
 }
 
 // inkCache is what a capture learnt of the ink of the placements of quotes in its PDF:
