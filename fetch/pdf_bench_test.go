@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/requests"
 )
 
 // pdfCorpusPrinted are the corpus pages printed to PDF by scripts/pdf-corpus.sh.
@@ -139,4 +143,130 @@ func residentKiB(t testing.TB) int64 {
 	}
 	t.Fatal("no VmRSS in /proc/self/status")
 	return 0
+}
+
+// BenchmarkPDFInk measures the ink check against the extraction, in the same run: the found
+// quotes of testdata/pdf/quotes.tsv in the five printed corpus PDFs are confirmed with
+// CheckPDFInk, all the quotes of a document in one call ("ink", as a check run confirms the
+// quotes of one URL), or the first quote of each document alone ("ink-one"). Each is
+// compared with reading the five PDFs with ExtractPDFium ("extract"), and with reading them
+// as this package did before the ink rules ("before": each page's text in one call, no
+// boxes, legacyPDFium). The figures are milliseconds per round and their ratios.
+//
+//	go test ./fetch -run XXX -bench PDFInk -benchtime 3x
+func BenchmarkPDFInk(b *testing.B) {
+	var pdfs [][]byte
+	quotes := make([][][]Glyph, len(pdfCorpusPrinted)) // per document, each quote's characters
+	nquotes := 0
+	rows, err := os.ReadFile(filepath.Join(pdfDir, "quotes.tsv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for d, n := range pdfCorpusPrinted {
+		p := readPDFFile(b, n+".pdf")
+		pdfs = append(pdfs, p)
+		txt, err := ExtractPDFium(p, "application/pdf")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, row := range strings.Split(string(rows), "\n") {
+			cols := strings.SplitN(row, "\t", 4)
+			if len(cols) != 4 || cols[0] != n+".pdf" || cols[1] != "found" {
+				continue
+			}
+			i := strings.Index(txt.Body, cols[3])
+			if i < 0 {
+				b.Fatalf("%s: %q is not in the text", n, cols[3])
+			}
+			g, ok := txt.PDF.GlyphsIn(i, i+len(cols[3]), false)
+			if !ok {
+				b.Fatalf("%s: no glyphs for %q", n, cols[3])
+			}
+			quotes[d] = append(quotes[d], g)
+			nquotes++
+		}
+	}
+	if nquotes == 0 {
+		b.Fatal("no corpus quotes")
+	}
+	// The four are measured in turn, document by document, in each round, so that a machine
+	// whose load changes during the run slows them alike.
+	var before, extract, ink, inkOne time.Duration
+	timed := func(d *time.Duration, f func() error) {
+		start := time.Now()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		*d += time.Since(start)
+	}
+	confirm := func(p []byte, qs [][]Glyph) error {
+		reps, err := CheckPDFInk(p, qs)
+		for _, r := range reps {
+			if err == nil && !r.Seen() {
+				err = fmt.Errorf("a corpus quote is not seen: %+v", r)
+			}
+		}
+		return err
+	}
+	for b.Loop() {
+		for d, p := range pdfs {
+			timed(&before, func() error { _, err := legacyPDFium(p); return err })
+			timed(&extract, func() error { _, err := ExtractPDFium(p, "application/pdf"); return err })
+			timed(&ink, func() error { return confirm(p, quotes[d]) })
+			timed(&inkOne, func() error { return confirm(p, quotes[d][:1]) })
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(b.N) }
+	b.ReportMetric(ms(before), "before-ms")
+	b.ReportMetric(ms(extract), "extract-ms")
+	b.ReportMetric(ms(ink), "ink-ms")
+	b.ReportMetric(ms(inkOne), "ink-one-ms")
+	b.ReportMetric(float64(nquotes), "quotes")
+	b.ReportMetric(float64(extract)/float64(before), "extract/before")
+	b.ReportMetric(float64(ink)/float64(before), "ink/before")
+	b.ReportMetric(float64(inkOne)/float64(before), "ink-one/before")
+	b.ReportMetric(float64(ink)/float64(extract), "ink/extract")
+}
+
+// legacyPDFium reads a PDF as ExtractPDFium did before the ink rules: each page's text in
+// one call, split at PDFium's line ends, laid out without places on the page.
+func legacyPDFium(body []byte) (Text, error) {
+	var lines [][]string
+	err := runPDFium(body, DefaultPDFLimits, "read", func(inst pdfium.Pdfium) error {
+		doc, err := inst.OpenDocument(&requests.OpenDocument{File: &body})
+		if err != nil {
+			return err
+		}
+		defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+		count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+		if err != nil {
+			return err
+		}
+		for i := range count.PageCount {
+			page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc.Document, Index: i})
+			if err != nil {
+				return err
+			}
+			tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: requests.Page{ByReference: &page.Page}})
+			if err != nil {
+				return err
+			}
+			n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+			if err != nil {
+				return err
+			}
+			txt, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, Count: n.Count})
+			if err != nil {
+				return err
+			}
+			lines = append(lines, strings.FieldsFunc(txt.Text, func(r rune) bool { return r == '\r' || r == '\n' }))
+			inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+			inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
+		}
+		return nil
+	})
+	if err != nil {
+		return Text{}, err
+	}
+	return layoutText(linesOnly(lines))
 }

@@ -201,51 +201,62 @@ func leaveEngine() {
 }
 
 func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
+	var pages pdfPages
+	err := runPDFium(body, limits, "read", func(inst pdfium.Pdfium) (err error) {
+		pages, err = readPDFium(inst, body, limits.withDefaults())
+		return err
+	})
+	if err != nil {
+		return Text{}, err
+	}
+	return layoutText(pages)
+}
+
+// runPDFium runs work on a fresh PDFium instance within limits (the PDF body counts against
+// its memory): the instance is killed when the time is up, and a work that fails after the
+// instance's memory grew to its limit fails with ErrLimit. what says what the work does, for
+// the errors ("read", "render").
+func runPDFium(body []byte, limits PDFLimits, what string, work func(pdfium.Pdfium) error) error {
 	limits = limits.withDefaults()
 	if int64(len(body)) >= limits.Memory {
-		return Text{}, fmt.Errorf("%w: the PDF is %d bytes, more than the %d bytes of memory its reading may use", ErrLimit, len(body), limits.Memory)
+		return fmt.Errorf("%w: the PDF is %d bytes, more than the %d bytes of memory its reading may use", ErrLimit, len(body), limits.Memory)
 	}
 	pool, err := pdfiumPool(limits.Memory)
 	if err != nil {
-		return Text{}, err
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limits.Time)
 	defer cancel()
 	inst, err := pool.GetInstanceWithContext(ctx)
 	if err != nil {
-		return Text{}, fmt.Errorf("%w: no PDFium engine was free within %s: %v", ErrLimit, limits.Time, err)
-	}
-	type result struct {
-		pages pdfPages
-		err   error
+		return fmt.Errorf("%w: no PDFium engine was free within %s: %v", ErrLimit, limits.Time, err)
 	}
 	full := pool.full.Load()
-	done := make(chan result, 1)
+	done := make(chan error, 1)
 	enterEngine()
 	go func() {
 		defer leaveEngine() // last: after the engine's code and the recover below
 		defer func() {
 			if r := recover(); r != nil {
-				done <- result{err: fmt.Errorf("%w: the PDFium engine failed: %v", ErrDamaged, r)}
+				done <- fmt.Errorf("%w: the PDFium engine failed: %v", ErrDamaged, r)
 			}
 		}()
-		pages, err := readPDFium(inst, body, limits)
-		done <- result{pages, err}
+		done <- work(inst)
 	}()
 	select {
-	case r := <-done:
-		if r.err != nil {
+	case err := <-done:
+		if err != nil {
 			inst.Kill() // the instance may be in any state; it is not used again
-			if pool.full.Load() != full && !errors.Is(r.err, ErrEncrypted) {
-				return Text{}, fmt.Errorf("%w: PDFium needed more than the %d bytes of memory it may use (%v)", ErrLimit, limits.Memory, r.err)
+			if pool.full.Load() != full && !errors.Is(err, ErrEncrypted) {
+				return fmt.Errorf("%w: PDFium needed more than the %d bytes of memory it may use (%v)", ErrLimit, limits.Memory, err)
 			}
-			return Text{}, r.err
+			return err
 		}
 		inst.Close()
-		return layoutText(r.pages)
+		return nil
 	case <-ctx.Done():
 		inst.Kill() // stops the engine where it is (WithCloseOnContextDone)
-		return Text{}, pdfTimeout("PDFium", limits.Time)
+		return pdfTimeout("PDFium", what, limits.Time)
 	}
 }
 
@@ -276,45 +287,30 @@ func readPDFium(inst pdfium.Pdfium, body []byte, limits PDFLimits) (pdfPages, er
 	}
 	size := 0
 	for i := range count.PageCount {
-		lines, err := pdfiumPage(inst, doc.Document, i)
+		frags, err := pdfiumPageFrags(inst, doc.Document, i, limits.Text-size)
+		if errors.Is(err, errTextLimit) {
+			return out, fmt.Errorf("%w: the PDF holds more than %d bytes of text", ErrLimit, limits.Text)
+		}
 		if err != nil {
 			return out, fmt.Errorf("page %d: %w", i+1, pdfiumError(err))
 		}
-		for _, l := range lines {
-			size += len(l) + 1
+		for _, f := range frags {
+			size += len(f.Text) + 1
 		}
-		if size > limits.Text {
-			return out, fmt.Errorf("%w: the PDF holds more than %d bytes of text", ErrLimit, limits.Text)
-		}
-		out.lines = append(out.lines, lines)
+		out.pages = append(out.pages, frags)
 	}
 	return out, nil
 }
 
-// pdfiumPage returns the lines of one page, in PDFium's reading order.
-func pdfiumPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) ([]string, error) {
-	page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
+// pdfiumPageFrags returns the fragments of text of one page, in PDFium's reading order,
+// without what no reader sees (see pdfiumPage).
+func pdfiumPageFrags(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index, budget int) ([]pdfFrag, error) {
+	p, err := openPDFiumPage(inst, doc, index)
 	if err != nil {
 		return nil, err
 	}
-	defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
-	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: requests.Page{ByReference: &page.Page}})
-	if err != nil {
-		return nil, err
-	}
-	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
-	n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
-	if err != nil {
-		return nil, err
-	}
-	if n.Count <= 0 {
-		return nil, nil
-	}
-	txt, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: n.Count})
-	if err != nil {
-		return nil, err
-	}
-	return strings.FieldsFunc(txt.Text, func(r rune) bool { return r == '\r' || r == '\n' }), nil
+	defer p.close()
+	return p.frags(budget)
 }
 
 // pdfiumError maps the engine's errors to the package's.
@@ -339,7 +335,8 @@ const (
 
 var pdfiumVersion = NamePDFium + " (github.com/klippa-app/go-pdfium " + pdfiumModuleVersion + ", github.com/tetratelabs/wazero " + wazeroModuleVersion + ")"
 
-// pdfTimeout is the error of a document that ran out of time, for both extractors.
-func pdfTimeout(engine string, d time.Duration) error {
-	return fmt.Errorf("%w: %s took longer than %s to read the PDF", ErrLimit, engine, d)
+// pdfTimeout is the error of a document that ran out of time, for both engines: what is
+// what the engine was doing ("read", "render").
+func pdfTimeout(engine, what string, d time.Duration) error {
+	return fmt.Errorf("%w: %s took longer than %s to %s the PDF", ErrLimit, engine, d, what)
 }

@@ -173,12 +173,12 @@ func engineText(engine string, pdf []byte) (int, error) {
 		}
 	} else {
 		r := readPDFText(pdf, DefaultPDFLimits)
-		pages.lines = r.Pages
+		pages.pages = r.Pages
 	}
 	n := 0
-	for _, p := range pages.lines {
-		for _, l := range p {
-			n += len(l) + 1
+	for _, p := range pages.pages {
+		for _, f := range p {
+			n += len(f.Text) + 1
 		}
 	}
 	return n, nil
@@ -204,6 +204,7 @@ func TestPDFCorpusText(t *testing.T) {
 				t.Errorf("%s: %s: %v", e.name, base, err)
 				continue
 			}
+			checkPDFMaps(t, e.name, txt)
 			share := wordShare(withoutRunning(string(want)), txt.Body)
 			t.Logf("%s: %s: %d pages, %d%% of poppler's words", e.name, base, len(txt.PDF.Pages), share)
 			if share < 95 {
@@ -298,7 +299,7 @@ func TestLayoutText(t *testing.T) {
 		{desc: "an unsettled hyphen: dropped in Body, kept in Alt", pages: [][]string{{"a long-", "standing rule"}}, body: "a longstanding rule", alt: "a long-standing rule"},
 		{desc: "a hyphen before a capital is kept: a name, not a break", pages: [][]string{{"Jean-", "Paul wrote"}}, body: "Jean- Paul wrote"},
 		{desc: "a dash at a line end is not a hyphen", pages: [][]string{{"the end --", "and more"}}, body: "the end -- and more"},
-		{desc: "PDFium's U+FFFE break and U+0002 hyphen", pages: [][]string{{"the con\ufffefirmed copy", "a sig\x02", "nificant rise"}}, body: "the confirmed copy a significant rise", alt: "the con-firmed copy a sig-nificant rise"},
+		{desc: "PDFium's U+0002 hyphen at a line end", pages: [][]string{{"the con\x02", "firmed copy", "a sig\x02", "nificant rise"}}, body: "the confirmed copy a significant rise", alt: "the con-firmed copy a sig-nificant rise"},
 		{desc: "soft hyphens: inside a line dropped, at its end a break", pages: [][]string{{"sig\u00adnificant un\u00ad", "noticed"}}, body: "significant unnoticed", alt: "significant un-noticed"},
 		{desc: "running headers, footers and page numbers dropped", pages: [][]string{
 			{"12/1/26, 9:02 AM", "Annual report", "the first page ends", "mid-", "http://x.test/report", "1", "/", "3"},
@@ -312,7 +313,7 @@ func TestLayoutText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			txt, err := layoutText(pdfPages{lines: tc.pages, extractor: "test"})
+			txt, err := layoutText(linesOnly(tc.pages))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -331,12 +332,26 @@ func TestLayoutText(t *testing.T) {
 			}
 		})
 	}
-	if _, err := layoutText(pdfPages{lines: [][]string{{" "}, {"\u00a0 ..."}}}); !errors.Is(err, ErrScanned) {
+	if _, err := layoutText(linesOnly([][]string{{" "}, {"\u00a0 ..."}})); !errors.Is(err, ErrScanned) {
 		t.Errorf("pages without words: %v, want ErrScanned", err)
 	}
-	if _, err := layoutText(pdfPages{lines: [][]string{{"ab\ufffd\ufffd cd"}}}); !errors.Is(err, ErrDamaged) {
+	if _, err := layoutText(linesOnly([][]string{{"ab\ufffd\ufffd cd"}})); !errors.Is(err, ErrDamaged) {
 		t.Errorf("unmapped glyphs: %v, want ErrDamaged", err)
 	}
+}
+
+// linesOnly is an engine's reading of pages as lines of text, without their places on the
+// page.
+func linesOnly(pages [][]string) pdfPages {
+	p := pdfPages{extractor: "test"}
+	for _, ls := range pages {
+		var frags []pdfFrag
+		for i, l := range ls {
+			frags = append(frags, pdfFrag{Text: l, Line: i})
+		}
+		p.pages = append(p.pages, frags)
+	}
+	return p
 }
 
 // TestPDFEngineVersions keeps the versions recorded with each document equal to go.mod.
@@ -362,7 +377,8 @@ func TestPDFEngineVersions(t *testing.T) {
 // and no more pages than the limit.
 func FuzzPDF(f *testing.F) {
 	names, _ := filepath.Glob(filepath.Join(pdfDir, "*.pdf"))
-	for _, n := range names {
+	inks, _ := filepath.Glob(filepath.Join(inkDir, "*.pdf"))
+	for _, n := range append(names, inks...) {
 		if b, err := os.ReadFile(n); err == nil && len(b) < 64<<10 {
 			f.Add(b)
 		}
@@ -396,8 +412,42 @@ func FuzzPDF(f *testing.F) {
 					t.Fatalf("%s: page starts %+v", e.name, txt.PDF.Pages)
 				}
 			}
+			checkPDFMaps(t, e.name, txt)
 		}
 	})
+}
+
+// checkPDFMaps holds what a PDF text's column gaps and its map to PDFium's characters must
+// be: each break is a space of the text, in order; the runs of the map lie in order inside
+// the text, on its pages, from characters of non-negative index; and for PDFium every
+// rune of the text but whitespace maps to a character (so the ink check can look at any
+// quote found in it).
+func checkPDFMaps(t *testing.T, engine string, txt Text) {
+	t.Helper()
+	for _, reading := range []struct {
+		body   string
+		breaks []int
+		runs   []GlyphRun
+		alt    bool
+	}{{txt.Body, txt.PDF.Breaks, txt.PDF.Glyphs, false}, {txt.PDF.Alt, txt.PDF.AltBreaks, txt.PDF.AltGlyphs, true}} {
+		for i, b := range reading.breaks {
+			if b < 0 || b >= len(reading.body) || reading.body[b] != ' ' || (i > 0 && b <= reading.breaks[i-1]) {
+				t.Fatalf("%s: break %d at %d of %q", engine, i, b, reading.body)
+			}
+		}
+		end := 0
+		for _, r := range reading.runs {
+			if r.Offset < end || r.End <= r.Offset || r.End > len(reading.body) || r.Char < 0 || r.Page < 1 || r.Page > len(txt.PDF.Pages) {
+				t.Fatalf("%s: glyph run %+v after %d in a text of %d bytes", engine, r, end, len(reading.body))
+			}
+			end = r.End
+		}
+		if engine == NamePDFium && reading.body != "" {
+			if _, ok := txt.PDF.GlyphsIn(0, len(reading.body), reading.alt); !ok {
+				t.Fatalf("%s: a rune of the text maps to no character: %q", engine, reading.body)
+			}
+		}
+	}
 }
 
 // TestPDFiumKilledMidRead stops PDFium at time limits that fall while it reads, again and

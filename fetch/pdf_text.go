@@ -41,9 +41,9 @@ func ExtractPDFText(body []byte, contentType string) (Text, error) {
 
 // workerReply is what a PDF worker writes on its standard output.
 type workerReply struct {
-	Pages [][]string `json:"pages"`
-	Err   string     `json:"err,omitempty"` // "encrypted", "damaged", "limit"
-	Msg   string     `json:"msg,omitempty"`
+	Pages [][]pdfFrag `json:"pages"`
+	Err   string      `json:"err,omitempty"` // "encrypted", "damaged", "limit"
+	Msg   string      `json:"msg,omitempty"`
 	// PeakKiB is the worker's peak resident memory (VmHWM), for the measurements.
 	PeakKiB int64 `json:"peak_kib,omitempty"`
 }
@@ -105,7 +105,7 @@ func extractPDFText(body []byte, limits PDFLimits) (Text, error) {
 	runErr := cmd.Run()
 	switch {
 	case ctx.Err() != nil:
-		return Text{}, pdfTimeout("ledongthuc/pdf", limits.Time)
+		return Text{}, pdfTimeout("ledongthuc/pdf", "read", limits.Time)
 	case stdout.over:
 		return Text{}, fmt.Errorf("%w: the PDF holds more than %d bytes of text", ErrLimit, limits.Text)
 	case runErr != nil:
@@ -122,7 +122,7 @@ func extractPDFText(body []byte, limits PDFLimits) (Text, error) {
 		}
 		return Text{}, fmt.Errorf("%w (ledongthuc/pdf: %s)", base, reply.Msg)
 	}
-	return layoutText(pdfPages{lines: reply.Pages, extractor: pdfTextVersion})
+	return layoutText(pdfPages{pages: reply.Pages, extractor: pdfTextVersion})
 }
 
 // workerCrash says why a PDF worker ended without an answer: out of memory (its address

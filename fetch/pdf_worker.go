@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
@@ -96,154 +94,12 @@ func readPDFText(body []byte, limits PDFLimits) (reply workerReply) {
 		return workerReply{Err: "damaged", Msg: "it has no pages"}
 	}
 	budget := limits.Text
-	reply.Pages = make([][]string, 0, n)
+	oc := readOptionalContent(r)
+	reply.Pages = make([][]pdfFrag, 0, n)
 	for i := 1; i <= n; i++ {
-		reply.Pages = append(reply.Pages, pageLines(r.Page(i), &budget))
+		reply.Pages = append(reply.Pages, pageFrags(r.Page(i), oc, &budget))
 	}
 	return reply
-}
-
-// pageLines walks a page's content stream with the engine's interpreter and returns its
-// lines in the order they are drawn: a new line starts at each move to a new line (T*, ',
-// ") and at each move or text matrix that changes the vertical position; text objects on
-// one baseline are one line. A TJ adjustment wider than a fifth of an em is a space
-// between words.
-//
-// budget is the bytes of text still allowed, each line counted with a byte for its end (as
-// PDFium's lines are); the walk panics with errTextLimit as soon as a line cannot fit, so a
-// page that never ends its line cannot grow it past the limit either.
-func pageLines(p pdf.Page, budget *int) []string {
-	if p.V.IsNull() || p.V.Key("Contents").Kind() == pdf.Null {
-		return nil
-	}
-	encs := map[string]pdf.TextEncoding{}
-	for _, name := range p.Fonts() {
-		f := p.Font(name)
-		encs[name] = f.Encoder()
-	}
-	var (
-		lines []string
-		cur   strings.Builder
-		enc   pdf.TextEncoding
-		y     = math.NaN()
-		// actual is the /ActualText of the marked-content sequences open (BDC ... EMC):
-		// what the glyphs inside stand for, such as a soft hyphen drawn as a space.
-		actual []*string
-		gap    bool // a new text object began: a space may be due before its text
-	)
-	newLine := func() {
-		if s := strings.TrimSpace(cur.String()); s != "" {
-			if *budget -= len(s) + 1; *budget < 0 {
-				panic(errTextLimit)
-			}
-			lines = append(lines, s)
-		}
-		cur.Reset()
-	}
-	moveTo := func(ny float64) {
-		if math.IsNaN(y) || math.Abs(ny-y) > 0.5 {
-			newLine()
-		}
-		y = ny
-	}
-	show := func(raw string) {
-		for _, a := range actual {
-			if a != nil {
-				return // the sequence's ActualText stands for these glyphs
-			}
-		}
-		s := raw
-		if enc != nil {
-			s = enc.Decode(raw)
-		}
-		s = validUTF8(s)
-		if gap {
-			gap = false
-			if r, _ := utf8.DecodeRuneInString(s); cur.Len() > 0 && !strings.ContainsRune(noSpaceAfter, lastRune(cur.String())) && !strings.ContainsRune(noSpaceBefore, r) && !unicode.IsSpace(r) {
-				cur.WriteByte(' ')
-			}
-		}
-		if cur.Len()+len(s) > *budget+64 { // +64: room for spaces TrimSpace takes off
-			panic(errTextLimit)
-		}
-		cur.WriteString(s)
-	}
-	pdf.Interpret(p.V.Key("Contents"), func(stk *pdf.Stack, op string) {
-		n := stk.Len()
-		args := make([]pdf.Value, n)
-		for i := n - 1; i >= 0; i-- {
-			args[i] = stk.Pop()
-		}
-		switch op {
-		case "BT":
-			// A new text object on the same baseline (a link, a change of font, the next
-			// cell) goes on with the line, after a space unless punctuation joins them;
-			// moveTo starts a new line when the baseline moves.
-			gap = true
-		case "BMC":
-			actual = append(actual, nil)
-		case "BDC":
-			var a *string
-			if len(args) == 2 && args[1].Kind() == pdf.Dict {
-				if v := args[1].Key("ActualText"); v.Kind() == pdf.String {
-					t := v.Text()
-					a = &t
-				}
-			}
-			actual = append(actual, a)
-		case "EMC":
-			if n := len(actual); n > 0 {
-				a := actual[n-1]
-				actual = actual[:n-1]
-				if a != nil {
-					show(*a)
-				}
-			}
-		case "Tf":
-			if len(args) == 2 {
-				enc = encs[args[0].Name()]
-			}
-		case "Tm":
-			if len(args) == 6 {
-				moveTo(args[5].Float64())
-			}
-		case "Td", "TD":
-			if len(args) == 2 && args[1].Float64() != 0 {
-				newLine()
-				if !math.IsNaN(y) {
-					y += args[1].Float64()
-				}
-			}
-		case "T*":
-			newLine()
-		case "'", "\"":
-			newLine()
-			if len(args) > 0 {
-				show(args[len(args)-1].RawString())
-			}
-		case "Tj":
-			if len(args) == 1 {
-				show(args[0].RawString())
-			}
-		case "TJ":
-			if len(args) != 1 {
-				return
-			}
-			v := args[0]
-			for i := 0; i < v.Len(); i++ {
-				switch x := v.Index(i); x.Kind() {
-				case pdf.String:
-					show(x.RawString())
-				case pdf.Integer, pdf.Real:
-					if x.Float64() <= -200 {
-						cur.WriteByte(' ')
-					}
-				}
-			}
-		}
-	})
-	newLine()
-	return lines
 }
 
 // Punctuation that joins a text object to the one before it without a space.

@@ -89,6 +89,8 @@ type Run struct {
 	mu sync.Mutex
 	// pages holds, by URL, the captures of the first and second verifier.
 	pages map[string]*[2]runCapture
+	// expected holds, by URL, the quotes the run will look for there (see expect).
+	expected map[string][]string
 }
 
 // runCapture is one verifier's capture of one URL, made once.
@@ -111,6 +113,18 @@ func (c *Checker) NewRun() *Run { return &Run{c: c, pages: map[string]*[2]runCap
 func (r *Run) Release(url string) {
 	r.mu.Lock()
 	delete(r.pages, url)
+	delete(r.expected, url)
+	r.mu.Unlock()
+}
+
+// expect tells the run which quotes it will look for at url, before the first capture of
+// it: a PDF's ink check then confirms them together, each page rendered in one engine run.
+func (r *Run) expect(url string, quotes []string) {
+	r.mu.Lock()
+	if r.expected == nil {
+		r.expected = map[string][]string{}
+	}
+	r.expected[url] = quotes
 	r.mu.Unlock()
 }
 
@@ -127,9 +141,13 @@ func (r *Run) verify(ctx context.Context, i int, v Verifier, t evidence.CheckTar
 		p = new([2]runCapture)
 		r.pages[t.URL] = p
 	}
+	expected := r.expected[t.URL]
 	r.mu.Unlock()
 	rc := &p[i]
-	rc.once.Do(func() { rc.c = cv.Capture(ctx, t.URL) })
+	rc.once.Do(func() {
+		rc.c = cv.Capture(ctx, t.URL)
+		rc.c.expected = expected
+	})
 	return cv.Judge(t, rc.c)
 }
 

@@ -105,6 +105,11 @@ func runTargets(ctx context.Context, store CheckStore, checker *Checker, actor s
 // run; it reports each outcome to done, without its body. It returns false when the run must
 // stop (ctx ended, or a record failed and cancel was called).
 func checkGroup(ctx context.Context, cancel context.CancelCauseFunc, store CheckStore, run *Run, actor string, targets []evidence.CheckTarget, group []int, done func(int, Outcome)) bool {
+	quotes := make([]string, len(group))
+	for k, i := range group {
+		quotes[k] = targets[i].Quote
+	}
+	run.expect(targets[group[0]].URL, quotes)
 	for _, i := range group {
 		if ctx.Err() != nil {
 			return false

@@ -3,6 +3,9 @@ package verify
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
@@ -33,23 +36,62 @@ type PDFFacts struct {
 	Pages     int    // the page count
 	Extractor string // the engine and its version
 	FoundOn   int    // the page the quote was found on; 0 when it was not found
+	// Unseen says, when the quote's words are in the text but a reader does not read them
+	// there (the ink check found them not drawn visibly, or an ellipsis joins two columns),
+	// what was found; "" otherwise.
+	Unseen string
 }
 
+// columnBarrier stands, in the text a PDF's quotes are matched in, for each space between
+// two lines that a column gap separates (fetch.PDFText.Breaks): a byte no quote holds, so no
+// match runs across it.
+const columnBarrier = '\x1f'
+
+// barred returns text with the spaces at breaks made column barriers.
+func barred(text string, breaks []int) string {
+	if len(breaks) == 0 {
+		return text
+	}
+	b := []byte(text)
+	for _, i := range breaks {
+		if i >= 0 && i < len(b) && b[i] == ' ' {
+			b[i] = columnBarrier
+		}
+	}
+	return string(b)
+}
+
+// unbarred is s with its column barriers shown as the spaces they are.
+func unbarred(s string) string { return strings.ReplaceAll(s, string(columnBarrier), " ") }
+
 // setText keeps the extracted text in c, ready to be matched: the text, and for a PDF its
-// pages and its other reading.
+// pages and its other reading, each with its column gaps made barriers.
 func (c *Capture) setText(text fetch.Text) {
-	c.Text = NewPageText(text.Body)
 	c.PDF = text.PDF
-	if text.PDF != nil && text.PDF.Alt != "" {
-		c.alt = NewPageText(text.PDF.Alt)
+	if text.PDF == nil {
+		c.Text = NewPageText(text.Body)
+		return
+	}
+	c.Text = NewPageText(barred(text.Body, text.PDF.Breaks))
+	if text.PDF.Alt != "" {
+		c.alt = NewPageText(barred(text.PDF.Alt, text.PDF.AltBreaks))
 	}
 }
 
+// maxUnseenRetries is how many placements of a quote whose words are not drawn visibly are
+// passed over, each time looking for one further on, before the quote is not found.
+const maxUnseenRetries = 3
+
 // match looks for quote in c's text. For a PDF with line-end hyphens its layout could not
 // settle (fetch.PDFText.Alt), the quote is looked for in the other reading too when it is
-// not in the first: the page prints both. It returns the match and, for a PDF, what was
-// learnt of it (nil for a web page).
+// not in the first: the page prints both. No quote, and no ellipsis between its parts, is
+// read across a column gap. A quote found in the text PDFium read is found only when the
+// ink check (fetch.CheckPDFInk) sees every character of it drawn on its page. A placement
+// that fails either is passed over for the next one; without one the quote is not found,
+// with what was found in PDFFacts.Unseen. It returns
+// the match and, for a PDF, what was learnt of it (nil for a web page).
 func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
+	quote = unbarred(quote)
 	m, err := c.Text.Match(quote)
 	if err != nil || c.PDF == nil {
 		return m, nil, err
@@ -62,9 +104,186 @@ func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
 		}
 	}
 	if m.Found {
+		m, alt, facts.Unseen = c.settle(quote, m, alt)
+	}
+	if m.Found {
 		facts.FoundOn = c.PDF.PageAt(m.Spans[0].Start, alt)
+		m.Excerpt = unbarred(m.Excerpt)
+	}
+	if m.Hint != nil {
+		m.Hint.Text = unbarred(m.Hint.Text)
 	}
 	return m, facts, nil
+}
+
+// inkChecked reports whether quotes found in this PDF text are confirmed by the ink check:
+// the text is PDFium's, whose characters the check can render.
+func inkChecked(p *fetch.PDFText) bool {
+	return strings.HasPrefix(p.Extractor, fetch.NamePDFium+" ")
+}
+
+// settle returns the first placement of quote, from m on (in the other reading when alt),
+// that a reader reads (read), looking at the next ones up to maxUnseenRetries; when none is,
+// a Match not found and why the first placement is not read.
+func (c *Capture) settle(quote string, m Match, alt bool) (Match, bool, string) {
+	orig := c.Text
+	if alt {
+		orig = c.alt
+	}
+	text := orig
+	first := ""
+	for try := 0; ; try++ {
+		ok, why := c.read(m, alt)
+		if ok {
+			return m, alt, ""
+		}
+		if first == "" {
+			first = why
+		}
+		if try == maxUnseenRetries {
+			return Match{}, false, first
+		}
+		// Bar the first rune of this placement and look again: the next placement, if any.
+		b := []byte(text.Text())
+		_, size := utf8.DecodeRuneInString(text.Text()[m.Spans[0].Start:])
+		for i := range size {
+			b[m.Spans[0].Start+i] = columnBarrier
+		}
+		text = NewPageText(string(b))
+		next, err := text.Match(quote)
+		if err != nil || !next.Found {
+			return Match{}, false, first
+		}
+		// The excerpt is of the page's text, not of the copy with barred placements.
+		m = foundMatch(orig.Text(), next.Tier, next.Spans)
+	}
+}
+
+// read reports whether a reader reads the placement m as the quote: no column gap lies
+// between two of its parts (an ellipsis leaves text out, not a column), and, in PDFium's
+// text, every character of it is seen (inked). When not, it says why.
+func (c *Capture) read(m Match, alt bool) (bool, string) {
+	text := c.Text.Text()
+	if alt {
+		text = c.alt.Text()
+	}
+	for k := 1; k < len(m.Spans); k++ {
+		if strings.IndexByte(text[m.Spans[k-1].End:m.Spans[k].Start], columnBarrier) >= 0 {
+			return false, fmt.Sprintf("the quote's parts are in the PDF's text on p. %d, but in different columns of the page, side by side, that the ellipsis joins", c.PDF.PageAt(m.Spans[0].Start, alt))
+		}
+	}
+	if !inkChecked(c.PDF) {
+		return true, ""
+	}
+	return c.inked(m, alt)
+}
+
+// inkCache is what a capture learnt of the ink of the placements of quotes in its PDF:
+// for each placement (inkKey), whether it is seen and, when not, why.
+type inkCache struct {
+	mu   sync.Mutex
+	seen map[string]inkVerdict
+}
+
+type inkVerdict struct {
+	seen bool
+	why  string
+}
+
+// inkKey names a placement: its reading and its spans.
+func inkKey(m Match, alt bool) string { return fmt.Sprint(alt, m.Spans) }
+
+// inked reports whether every character of the placement m is drawn visibly on its page,
+// and, when not, says what was found. The first placement of every other quote the run
+// will look for in this capture (Capture.expected) is checked in the same engine run, and
+// every verdict is kept for the quotes to come.
+func (c *Capture) inked(m Match, alt bool) (bool, string) {
+	c.ink.mu.Lock()
+	defer c.ink.mu.Unlock()
+	if c.ink.seen == nil {
+		c.ink.seen = map[string]inkVerdict{}
+	}
+	key := inkKey(m, alt)
+	if v, ok := c.ink.seen[key]; ok {
+		return v.seen, v.why
+	}
+	type placement struct {
+		key    string
+		page   int
+		glyphs []fetch.Glyph
+	}
+	var batch []placement
+	add := func(m Match, alt bool) {
+		k := inkKey(m, alt)
+		if _, done := c.ink.seen[k]; done || slices.ContainsFunc(batch, func(p placement) bool { return p.key == k }) {
+			return
+		}
+		page := c.PDF.PageAt(m.Spans[0].Start, alt)
+		var glyphs []fetch.Glyph
+		for _, sp := range m.Spans {
+			g, ok := c.PDF.GlyphsIn(sp.Start, sp.End, alt)
+			if !ok {
+				c.ink.seen[k] = inkVerdict{why: "the quote's words are in the PDF's text, but which characters of the page they are cannot be told, so that they are drawn cannot be confirmed"}
+				return
+			}
+			glyphs = append(glyphs, g...)
+		}
+		if c.Page == nil {
+			c.ink.seen[k] = inkVerdict{why: fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the PDF is not at hand to confirm that they are drawn", page)}
+			return
+		}
+		batch = append(batch, placement{k, page, glyphs})
+	}
+	add(m, alt)
+	for _, q := range c.expected {
+		if pm, palt, ok := c.firstPlacement(q); ok {
+			add(pm, palt)
+		}
+	}
+	if len(batch) > 0 {
+		sets := make([][]fetch.Glyph, len(batch))
+		for i, p := range batch {
+			sets[i] = p.glyphs
+		}
+		reps, err := fetch.CheckPDFInk(c.Page.Body, sets)
+		for i, p := range batch {
+			switch {
+			case err != nil:
+				c.ink.seen[p.key] = inkVerdict{why: fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but the page could not be rendered to confirm that they are drawn: %v", p.page, err)}
+			case reps[i].Seen():
+				c.ink.seen[p.key] = inkVerdict{seen: true}
+			default:
+				c.ink.seen[p.key] = inkVerdict{why: fmt.Sprintf("the quote's words are in the PDF's text on p. %d, but they are not drawn visibly there: %d of their %d characters leave no ink (drawn invisible or white on white, painted over, clipped away, off the page or on a layer that is off)", p.page, len(reps[i].Unseen), reps[i].Checked)}
+			}
+		}
+	}
+	v := c.ink.seen[key]
+	return v.seen, v.why
+}
+
+// firstPlacement returns where quote is first found in c's text, or in its other reading,
+// before any ink check.
+func (c *Capture) firstPlacement(quote string) (Match, bool, bool) {
+	quote = unbarred(quote)
+	if m, err := c.Text.Match(quote); err == nil && m.Found {
+		return m, false, true
+	}
+	if c.alt != nil {
+		if m, err := c.alt.Match(quote); err == nil && m.Found {
+			return m, true, true
+		}
+	}
+	return Match{}, false, false
+}
+
+// unseenNote adds to r, a not_found report of a PDF, what the ink check found when the
+// quote's words are in the text but not drawn visibly.
+func unseenNote(r *Report, pdf *PDFFacts) {
+	if pdf == nil || pdf.Unseen == "" {
+		return
+	}
+	r.Note = pdf.Unseen
+	r.Result.Reasoning += "; " + pdf.Unseen + ", so a reader does not see them"
 }
 
 // foundNote is the note of a found quote: the page's own words, and for a PDF the page.

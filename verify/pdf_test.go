@@ -88,12 +88,18 @@ func TestPDFCorpusQuotes(t *testing.T) {
 		for _, q := range quotes {
 			c, ok := texts[q.File]
 			if !ok {
-				txt, err := x.extract(readPDF(t, q.File), "application/pdf")
+				body := readPDF(t, q.File)
+				txt, err := x.extract(body, "application/pdf")
 				if err != nil {
 					t.Fatalf("%s: %s: %v", x.name, q.File, err)
 				}
-				c = &Capture{}
+				c = &Capture{Page: &fetch.Result{Body: body, ContentType: "application/pdf"}}
 				c.setText(txt)
+				for _, o := range quotes { // as a check run tells it: confirmed together
+					if o.File == q.File {
+						c.expected = append(c.expected, o.Quote)
+					}
+				}
 				texts[q.File] = c
 			}
 			m, facts, err := c.match(q.Quote)

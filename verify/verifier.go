@@ -100,6 +100,10 @@ type Capture struct {
 	// alt is, for such a PDF, its other reading of unsettled line-end hyphens (see
 	// fetch.PDFText.Alt); nil when there is none.
 	alt *PageText
+	// expected are the quotes the run will look for in this capture, whose ink a PDF's
+	// first ink check confirms at once (pdf.go); ink keeps the verdicts.
+	expected []string
+	ink      inkCache
 }
 
 // Capture fetches url with the verifier's own fetcher and reads its text with its own
@@ -219,6 +223,7 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 		Match: &m,
 		PDF:   pdf,
 	}
+	unseenNote(&r, pdf)
 	if m.Negation != "" {
 		r.Result.Reasoning += fmt.Sprintf("; its parts are there, but the text the ellipsis leaves out between them says %q, so the quote drops a negation and says what the page does not", m.Negation)
 		r.Note += fmt.Sprintf(": the ellipsis drops a negation (“%s”) that the page has between the parts", m.Negation)
