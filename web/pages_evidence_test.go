@@ -423,7 +423,7 @@ func TestHighlight(t *testing.T) {
 		want                 string // marked parts in [brackets]
 	}{
 		{"exact words", "before the museum reopened today after", "the museum reopened", "before [the museum reopened] today after"},
-		{"folded quotes and case", "He said “Fake News” twice.", `he said "fake news"`, "[He said “Fake News”] twice."},
+		{"folded quotes and a sentence-initial capital", "He said “Fake News” twice.", `he said "Fake News"`, "[He said “Fake News”] twice."},
 		{"ellipsis marks each part", "one two three four five six seven eight nine", "two three four … seven eight nine", "one [two three four] five six [seven eight nine]"},
 		{"markup in the page stays text", `a <script>x</script> tag <b>here</b> and more words`, "<b>here</b> and more", `a <script>x</script> tag [<b>here</b> and more] words`},
 		{"no match leaves the excerpt unmarked", "nothing to see here at all", "something else entirely", "nothing to see here at all"},
