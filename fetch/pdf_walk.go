@@ -257,7 +257,7 @@ type colour struct {
 }
 
 var (
-	inkBlack = colour{known: true}
+	inkBlack   = colour{known: true}
 	paperWhite = colour{1, 1, 1, true}
 )
 
