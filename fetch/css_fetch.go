@@ -25,15 +25,9 @@ func isHTML(contentType string) bool {
 // finishSheet fills res from the final response for a style sheet and reads its body, up
 // to MaxSheetBytes.
 func (f *Fetcher) finishSheet(res *Result, u *url.URL, resp *http.Response, ip string) error {
-	here := u.String()
-	res.FinalURL, res.Status, res.IP = here, resp.StatusCode, ip
-	res.ContentType = resp.Header.Get("Content-Type")
-	res.FetchedAt = f.cfg.Now().UTC()
-	if err := statusError(here, resp.StatusCode); err != nil {
+	here, err := f.finishHead(res, u, resp, ip)
+	if err != nil {
 		return err
-	}
-	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !resp.Uncompressed && !strings.EqualFold(ce, "identity") {
-		return &Error{Kind: KindUnsupportedType, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("the body is compressed as %q, which cannot be decoded", ce)}
 	}
 	// A browser applies a style sheet only when it is served as CSS.
 	if res.ContentType != "" {

@@ -176,17 +176,28 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, sheet bool) (*Result, 
 	}
 }
 
-// finish fills res from the final response and reads the body.
-func (f *Fetcher) finish(res *Result, u *url.URL, resp *http.Response, ip string) error {
+// finishHead fills res from the final response's status and head, and refuses a status
+// that is an error or a body compressed in a way that cannot be decoded; it returns the
+// final URL.
+func (f *Fetcher) finishHead(res *Result, u *url.URL, resp *http.Response, ip string) (string, error) {
 	here := u.String()
 	res.FinalURL, res.Status, res.IP = here, resp.StatusCode, ip
 	res.ContentType = resp.Header.Get("Content-Type")
 	res.FetchedAt = f.cfg.Now().UTC()
 	if err := statusError(here, resp.StatusCode); err != nil {
-		return err
+		return here, err
 	}
 	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !resp.Uncompressed && !strings.EqualFold(ce, "identity") {
-		return &Error{Kind: KindUnsupportedType, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("the body is compressed as %q, which cannot be decoded", ce)}
+		return here, &Error{Kind: KindUnsupportedType, URL: here, Status: resp.StatusCode, Reason: fmt.Sprintf("the body is compressed as %q, which cannot be decoded", ce)}
+	}
+	return here, nil
+}
+
+// finish fills res from the final response and reads the body.
+func (f *Fetcher) finish(res *Result, u *url.URL, resp *http.Response, ip string) error {
+	here, err := f.finishHead(res, u, resp, ip)
+	if err != nil {
+		return err
 	}
 	if res.ContentType != "" && !mayBePDF(res.ContentType) {
 		if err := checkType(here, res.ContentType); err != nil {
