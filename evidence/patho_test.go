@@ -2,7 +2,7 @@ package evidence
 
 import (
 	"runtime"
-	"runtime/debug"
+
 	"strings"
 	"testing"
 
@@ -37,8 +37,8 @@ var pathological = []struct {
 // TestParsePathologicalIsFast: parsing stays linear on inputs built to make a careless rule
 // quadratic, whatever the machine's speed or load: a text sixteen times longer costs under
 // 64 times the work (a quadratic rule would cost 256). Work is the CPU time of the test's
-// own thread with the garbage collector off (workCPU), not the wall clock, so other
-// processes on a loaded machine do not count; each size is the best of three runs.
+// own thread (workCPU), not the wall clock, so other processes on a loaded machine do not
+// count; each size is the best of three runs.
 func TestParsePathologicalIsFast(t *testing.T) {
 	for _, tt := range pathological {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -63,14 +63,16 @@ func TestParsePathologicalIsFast(t *testing.T) {
 	}
 }
 
-// workCPU is the CPU time f takes on the calling goroutine's own OS thread, with the garbage
-// collector off: the work f does, which neither other processes nor the collector's
-// background threads add to.
+// workCPU is the CPU time f takes on the calling goroutine's own OS thread, starting from a
+// collected heap: the work f does, which neither other processes nor the collector's
+// background threads add to. The collector stays on: with it off, the race detector's cost
+// grows with the uncollected heap and a linear parse measured 65–90× over a 16× input
+// (16–22× with it on).
 func workCPU(t testing.TB, f func()) time.Duration {
 	t.Helper()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
 	before := threadCPU(t)
 	f()
 	return threadCPU(t) - before
