@@ -186,8 +186,8 @@ const (
 	// NoteNoHost begins the note of a citation whose host name does not exist (the name
 	// server says there is no such host): the research named a web site that is not there.
 	// It begins with NoteAbsent; the source list shows such a source apart (a host that
-	// does not exist is nothing to classify).
-	NoteNoHost = NoteAbsent + ": its host does not exist"
+	// does not exist is nothing to classify). The host's name and "does not exist" follow.
+	NoteNoHost = NoteAbsent + ": the host"
 	// NoteNotHTTP: the URL is not http or https; it is kept as written and never fetched.
 	NoteNotHTTP = "not an http(s) URL: kept, never fetched"
 )

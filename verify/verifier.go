@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"evidenceledger/evidence"
@@ -157,7 +158,11 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 		if fe != nil && fe.Absent() {
 			note := evidence.NoteAbsent + ": " + reason
 			if kind == fetch.KindNoHost {
-				note = evidence.NoteNoHost + " (" + reason + ")"
+				host := fe.URL
+				if u, err := url.Parse(fe.URL); err == nil && u.Hostname() != "" {
+					host = u.Hostname()
+				}
+				note = evidence.NoteNoHost + " " + host + " does not exist (the name server answered that there is no such host)"
 			}
 			return Report{
 				Result: evidence.VerifierResult{
