@@ -197,3 +197,24 @@ func TestExtractLang(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkedSheets: the sheets a page links and its <style> elements import are counted
+// once each, as Fetch fetches them; a body with none, plain text and a PDF count 0.
+func TestLinkedSheets(t *testing.T) {
+	for _, c := range []struct {
+		desc, body, contentType string
+		want                    int
+	}{
+		{"two links and an import", `<link rel=stylesheet href=a.css><link rel="stylesheet" href="/b.css"><style>@import "c.css";</style>`, "text/html", 3},
+		{"the same sheet twice", `<link rel=stylesheet href=a.css><link rel=stylesheet href="https://site.example/a.css">`, "text/html", 1},
+		{"an alternate sheet is not applied", `<link rel="alternate stylesheet" href=a.css>`, "text/html", 0},
+		{"no sheets", `<p>Hi</p>`, "text/html", 0},
+		{"plain text", `<link rel=stylesheet href=a.css>`, "text/plain", 0},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			if got := LinkedSheets([]byte(c.body), c.contentType, "https://site.example/page"); got != c.want {
+				t.Fatalf("LinkedSheets = %d, want %d", got, c.want)
+			}
+		})
+	}
+}
