@@ -97,6 +97,11 @@ type Config struct {
 	// Now is the clock, for fetch times, cache expiry and the spacing of requests to a host.
 	// Default time.Now.
 	Now func() time.Time
+	// Observe, when not nil, is told the outcome of each Fetch of a page as it returns: ""
+	// for a page fetched, else the words of its error's [Kind] ("robots.txt disallowed",
+	// "timeout", ...; "error" for an error of no kind). Style sheets are not counted. It
+	// must be safe for concurrent use and quick: it runs on the fetch's goroutine.
+	Observe func(outcome string)
 }
 
 // withDefaults returns cfg with every zero value replaced by its default.

@@ -121,6 +121,16 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Result, error) {
 	if err == nil && isHTML(res.ContentType) {
 		res.Sheets = f.fetchSheets(ctx, res)
 	}
+	if f.cfg.Observe != nil {
+		outcome := ""
+		if err != nil {
+			outcome = "error"
+			if k := KindOf(err); k != 0 {
+				outcome = k.String()
+			}
+		}
+		f.cfg.Observe(outcome)
+	}
 	return res, err
 }
 

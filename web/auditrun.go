@@ -15,6 +15,8 @@ import (
 type auditRun struct {
 	mu  sync.Mutex
 	cur *auditCall
+	// observe, when not nil, is told of each run's end (the server's metrics).
+	observe func(took time.Duration, rep ledger.Report, err error)
 }
 
 // auditCall is one run of the audit and, once done is closed, its result.
@@ -46,6 +48,9 @@ func (a *auditRun) join(ctx context.Context, audit func(context.Context) (ledger
 	go func() {
 		c.report, c.err = audit(context.WithoutCancel(ctx))
 		c.took = time.Since(c.at)
+		if a.observe != nil {
+			a.observe(c.took, c.report, c.err)
+		}
 		a.mu.Lock()
 		a.cur = nil
 		a.mu.Unlock()

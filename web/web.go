@@ -75,6 +75,7 @@ package web
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 
 	"evidenceledger/ledger"
@@ -95,6 +96,7 @@ type Ledger interface {
 	evidencePages
 	reportLedger
 	storedPages
+	statsLedger
 }
 
 // Config is what the server is built from.
@@ -117,6 +119,15 @@ type Config struct {
 	// Port is the port the server listens on; without TLS the session cookie's name carries
 	// it (see cookieName). "" leaves it out.
 	Port string
+	// Metrics counts what the server does, for GET /metrics; nil makes a new set. Pass the
+	// one whose CheckStore and ObserveFetch the check jobs and the checker use, so that
+	// their counts are served too.
+	Metrics *Metrics
+	// MetricsToken, when not empty, is the bearer token GET /metrics asks for; without it
+	// /metrics answers direct loopback requests only.
+	MetricsToken string
+	// Log, when not nil, gets one line per request (logRequests); nothing when nil.
+	Log *slog.Logger
 }
 
 // hsts is the Strict-Transport-Security of a server on TLS: two years, as the HSTS preload
@@ -132,7 +143,11 @@ type server struct {
 }
 
 func newServer(cfg Config) *server {
-	return &server{cfg: cfg, cookie: cookieName(cfg.TLS, cfg.Port), pages: newPages(cfg.SetupToken), signin: newSignInGuard(), audits: &auditRun{}}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
+	}
+	return &server{cfg: cfg, cookie: cookieName(cfg.TLS, cfg.Port), pages: newPages(cfg.SetupToken), signin: newSignInGuard(),
+		audits: &auditRun{observe: cfg.Metrics.observeAudit}}
 }
 
 // New returns the handler for all routes:
@@ -161,12 +176,18 @@ func (s *server) handler() http.Handler {
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, notRouted(w, r, mux, "/api/", errNoRoute))
 	}))
+	mux.Handle("GET /metrics", s.handleMetrics(s.cfg.Metrics.handler(s.cfg.Ledger)))
 	s.routePages(mux)
-	if !s.cfg.TLS {
-		return mux
+	var h http.Handler = mux
+	if s.cfg.TLS {
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Strict-Transport-Security", hsts)
+			mux.ServeHTTP(w, r)
+		})
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Strict-Transport-Security", hsts)
-		mux.ServeHTTP(w, r)
-	})
+	h = s.cfg.Metrics.instrument(mux, h)
+	if s.cfg.Log != nil {
+		h = logRequests(s.cfg.Log, mux, h)
+	}
+	return h
 }

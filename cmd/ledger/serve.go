@@ -7,10 +7,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +35,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
 	tlsCert := fs.String("tls-cert", "", "serve https with this certificate `file` (PEM, the chain after the leaf); needs --tls-key")
 	tlsKey := fs.String("tls-key", "", "the private key `file` (PEM) of --tls-cert")
+	logFormat := fs.String("log-format", "text", "the log's `format`: text or json (log/slog; one line per request and per check, on stderr)")
+	metricsTokenFile := fs.String("metrics-token-file", "", "a `file` holding the bearer token GET /metrics asks for; without it /metrics answers loopback only")
 	tlsACME := fs.String("tls-acme", "", "serve https with a certificate for `domain` from an ACME CA (Let's Encrypt), kept in DATA/acme; --addr must be reachable on port 443 from the CA")
 	buildModels := addModelFlags(fs, e)
 	var witnessFlags repeated
@@ -59,6 +64,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	logger, err := newLogger(e.stderr, *logFormat)
+	if err != nil {
+		return err
+	}
+	metricsToken, err := readMetricsToken(*metricsTokenFile)
+	if err != nil {
+		return err
+	}
+	metrics := web.NewMetrics()
+	cfg.Observe = metrics.ObserveFetch
 	s, err := open(ctx, e, *data)
 	if err != nil {
 		return err
@@ -67,7 +82,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// Closed before the store (defers run last in, first out): checks in flight are
 	// dropped unrecorded, and checking the batch again finishes them.
 	checker := verify.NewChecker(cfg).WithModels(models)
-	jobs := verify.NewJobs(s, checker, workers)
+	jobs := verify.NewJobs(metrics.CheckStore(s, logger), checker, workers)
 	defer jobs.Close()
 	// First run: with no user yet, a one-time link creates the first operator.
 	var setupToken string
@@ -90,7 +105,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		ln, scheme = tls.NewListener(ln, tlsConfig), "https"
 	}
 	srv := &http.Server{
-		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken, TLS: tlsConfig != nil, Port: port}),
+		Handler: web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken, TLS: tlsConfig != nil, Port: port,
+			Metrics: metrics, MetricsToken: metricsToken, Log: logger}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while
@@ -146,6 +162,35 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// newLogger is the server's log on w in format (text or json).
+func newLogger(w io.Writer, format string) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json: %w", format, errUsage)
+}
+
+// readMetricsToken reads the metrics token from path ("" for none): the file's first line,
+// at least 16 characters, so that it is not guessed.
+func readMetricsToken(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := readLimited(path, "metrics token file", 4096)
+	if err != nil {
+		return "", err
+	}
+	tok, _, _ := strings.Cut(string(b), "\n")
+	tok = strings.TrimSpace(tok)
+	if len(tok) < 16 {
+		return "", fmt.Errorf("the metrics token in %s is %d characters; give at least 16 (for example: head -c 32 /dev/urandom | base64 > %s)", path, len(tok), path)
+	}
+	return tok, nil
 }
 
 // serveTLS returns the TLS configuration of --tls-cert/--tls-key or --tls-acme, or nil to
