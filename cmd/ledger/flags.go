@@ -8,24 +8,42 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
 )
 
-// newFlags makes a subcommand's flag set with the --data flag every subcommand takes.
+// newFlags makes a subcommand's flag set with the --data flag every subcommand takes. Every
+// flag of the set may also be given as an environment variable (see [envName]), which
+// [parse] reads from e.
 func newFlags(name string, e *env) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("ledger "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	def := e.getenv("LEDGER_DATA")
-	if def == "" {
-		def = "./ledger-data"
-	}
-	return fs, fs.String("data", def, "data `directory` holding ledger.db and signing.key (env LEDGER_DATA)")
+	flagEnv.Store(fs, e.getenv)
+	return fs, fs.String("data", "./ledger-data", "data `directory` holding ledger.db and signing.key")
 }
 
-// parse parses flags wherever they stand among the arguments and returns the others.
+// flagEnv holds the getenv of each flag set newFlags made, for parse.
+var flagEnv sync.Map // *flag.FlagSet → func(string) string
+
+// envName is the environment variable of a flag: LEDGER_ and the flag's name in capitals,
+// dashes as underscores (--fetch-delay is LEDGER_FETCH_DELAY, --data LEDGER_DATA).
+func envName(flagName string) string {
+	return "LEDGER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parse parses flags wherever they stand among the arguments and returns the others. A flag
+// not given on the command line takes the value of its environment variable ([envName])
+// when that is set and not empty: the command line wins over the environment, which wins
+// over the default. The help lists each flag's variable.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(f.Usage, "(env LEDGER_") {
+			f.Usage += " (env " + envName(f.Name) + ")"
+		}
+	})
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -35,11 +53,28 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			return nil, fmt.Errorf("%v: %w", err, errUsage)
 		}
 		if fs.NArg() == 0 {
-			return rest, nil
+			break
 		}
 		rest = append(rest, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	getenv, ok := flagEnv.LoadAndDelete(fs)
+	if !ok {
+		return rest, nil
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		v := getenv.(func(string) string)(envName(f.Name))
+		if err != nil || given[f.Name] || v == "" {
+			return
+		}
+		if serr := fs.Set(f.Name, v); serr != nil {
+			err = fmt.Errorf("%s=%q (for --%s): %v: %w", envName(f.Name), v, f.Name, serr, errUsage)
+		}
+	})
+	return rest, err
 }
 
 // readInput reads a subcommand's input: the file rest names, or stdin when rest is empty or
