@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -184,6 +185,13 @@ func (sc *scanner) quote(i int) (span, bool) {
 				}
 			}
 		}
+		if q.open == "“" || q.open == "«" {
+			if end, size, ok := sc.nestedClose(from, q.open); ok {
+				if text := strings.TrimSpace(sc.s[from:end]); text != "" {
+					return span{kind: spanQuote, start: i, end: end + size, text: text}, true
+				}
+			}
+		}
 		best, bestLen := -1, 0
 		for _, cl := range q.closers {
 			if at := sc.nextClose(cl, from); at >= 0 && (best < 0 || at < best) {
@@ -232,16 +240,54 @@ func (sc *scanner) straightClose(from int) (int, bool) {
 	}
 }
 
-// opensQuote reports whether the straight quotation mark at s[at] opens a quotation: at the
-// start or after white space, an opening bracket or a dash, and before a letter, digit or
-// another opening mark.
+// nestedClose finds the mark that closes a passage opened by “ or « just before from, when
+// the passage holds quotations of its own (“the so-called “message content” rules”,
+// «il a dit «non» hier»). Inside a “ passage a “ or " that opens a quotation (opensQuote)
+// opens an inner one, and ”, or a “ or " that does not, closes the innermost one open;
+// inside a « passage every « opens and every » closes. It reports false when no inner
+// quotation opens before the passage closes, or when the marks do not balance within
+// maxNestedQuote bytes; the caller then takes the first closing mark.
+func (sc *scanner) nestedClose(from int, open string) (end, size int, ok bool) {
+	s := sc.s[from:min(len(sc.s), from+maxNestedQuote)]
+	depth, nested := 1, false
+	for at := 0; at < len(s); {
+		r, n := utf8.DecodeRuneInString(s[at:])
+		switch {
+		case open == "«" && r == '«', open == "“" && (r == '“' || r == '"') && opensQuote(s, at):
+			depth++
+			nested = true
+		case open == "«" && r == '»', open == "“" && (r == '”' || r == '“' || r == '"'):
+			if depth--; depth == 0 {
+				return from + at, n, nested
+			}
+		}
+		at += n
+	}
+	return 0, 0, false
+}
+
+// opensQuote reports whether the quotation mark at s[at] opens a quotation: at the start or
+// after white space, an opening bracket, a dash, another opening mark or an elided article
+// (l'"accord", d’“un moment”: an apostrophe right after a letter), and before a letter,
+// digit or another opening mark.
 func opensQuote(s string, at int) bool {
-	prev, _ := utf8.DecodeLastRuneInString(s[:at])
-	if at > 0 && !unicode.IsSpace(prev) && !strings.ContainsRune("([{—–", prev) {
+	prev, size := utf8.DecodeLastRuneInString(s[:at])
+	if at > 0 && !unicode.IsSpace(prev) && !strings.ContainsRune("([{—–“‘«„", prev) && !elision(s[:at-size], prev) {
 		return false
 	}
-	next, _ := utf8.DecodeRuneInString(s[at+1:])
+	_, n := utf8.DecodeRuneInString(s[at:])
+	next, _ := utf8.DecodeRuneInString(s[at+n:])
 	return unicode.IsLetter(next) || unicode.IsDigit(next) || next == '‘' || next == '\''
+}
+
+// elision reports whether prev, the mark before a quotation mark, is the apostrophe of an
+// elided word (l', d', qu', dell’): a straight or typographic apostrophe right after a letter.
+func elision(before string, prev rune) bool {
+	if prev != '\'' && prev != '’' {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return unicode.IsLetter(r)
 }
 
 // link recognizes a Markdown link or image [text](target) at i ('[' at i).
@@ -329,7 +375,7 @@ func (sc *scanner) bracketMarker(i int) (span, bool) {
 			got = []string{inner[1:]}
 		} else {
 			for _, part := range strings.Split(inner, ",") {
-				got = append(got, strings.TrimSpace(part))
+				got = append(got, markerRange(strings.TrimSpace(part))...)
 			}
 		}
 		ok := len(got) > 0
@@ -348,6 +394,41 @@ func (sc *scanner) bracketMarker(i int) (span, bool) {
 		return span{}, false
 	}
 	return span{kind: spanMarker, start: i, end: j, refs: ids}, true
+}
+
+// maxMarkerRange is the most references a range marker ([1–3]) may name.
+const maxMarkerRange = 20
+
+// markerRange expands one id of a bracket marker: a range such as 1–3, 1-3 or 1—3 (its ends
+// in order, naming at most maxMarkerRange references) gives every number from one end to the
+// other; anything else is the id itself.
+func markerRange(id string) []string {
+	for _, dash := range []string{"–", "—", "-"} {
+		a, b, ok := strings.Cut(id, dash)
+		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+		if !ok || !allDigits(a) || !allDigits(b) || len(a) > 4 || len(b) > 4 {
+			continue
+		}
+		from, to := atoiDigits(a), atoiDigits(b)
+		if from > to || to-from >= maxMarkerRange {
+			return []string{id}
+		}
+		var out []string
+		for n := from; n <= to; n++ {
+			out = append(out, strconv.Itoa(n))
+		}
+		return out
+	}
+	return []string{id}
+}
+
+// atoiDigits is the value of a string of at most four ASCII digits.
+func atoiDigits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
 
 // superMarker recognizes a run of superscript digits, such as ¹ or ¹², optionally separated by
