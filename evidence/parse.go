@@ -59,8 +59,7 @@ func parseResearch(text string) (Research, []LeftOut, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	trimmed := strings.TrimSpace(text)
 	if IsJSON(trimmed) {
-		res, err := ParseClaimsJSON([]byte(trimmed))
-		return res, jsonLeftOut(trimmed, res), err
+		return readClaimsJSON([]byte(trimmed), true)
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
@@ -124,7 +123,8 @@ type parser struct {
 	text     string
 	lines    []string
 	skip     []bool
-	jsonAt   map[int][]Claim // claims of a fenced JSON block, by the line of its fence
+	jsonAt   map[int][]Claim   // claims of a fenced JSON block, by the line of its fence
+	jsonLeft map[int][]LeftOut // the values of a fenced JSON block not read into its claims
 	refs     map[string]*reference
 	parens   bool // references came from a numbered Sources list, so (1) is a marker
 	inRef    bool // a reference is being read
@@ -203,6 +203,7 @@ func label(content string) (partKind, string, bool) {
 func (p *parser) run() {
 	p.skip = make([]bool, len(p.lines))
 	p.jsonAt = map[int][]Claim{}
+	p.jsonLeft = map[int][]LeftOut{}
 	p.refs = map[string]*reference{}
 	p.fences()
 	p.collectRefs()
@@ -245,8 +246,9 @@ func (p *parser) fences() {
 		}
 		switch {
 		case lang == "json" || (lang == "" && IsJSON(body)):
-			if r, err := ParseClaimsJSON([]byte(body)); err == nil {
+			if r, left, err := readClaimsJSON([]byte(body), true); err == nil {
 				p.jsonAt[i] = r.Claims
+				p.jsonLeft[i] = left
 				for j := i + 1; j < end; j++ {
 					p.skip[j] = true
 				}
