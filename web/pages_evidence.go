@@ -67,18 +67,22 @@ type pasteData struct {
 	Previewed bool
 	Notes     int // citations that cannot be checked
 	URLs      int
+	// NotRead are the values of a JSON paste the reader did not read that may hold a source
+	// or a quote (evidence.NotRead), shown by their place so the person can rename them.
+	NotRead []evidence.LeftOut
 }
 
 func (s *server) pagePasteForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "paste", "", view{Title: "Paste research", Data: pasteData{}})
 }
 
-// preview reads text with evidence.ReadPaste, the one intake path the commit, the API and
-// `ledger import` use too; a paste that cannot be read is a problem shown on the page, not
+// preview reads text with evidence.ReadPasteLeftOut, the one intake path (evidence.ReadPaste)
+// the commit, the API and `ledger import` use too; a paste that cannot be read is a problem shown on the page, not
 // an error page.
 func preview(text string) pasteData {
 	d := pasteData{Text: text, Hash: textHash(text), Previewed: true}
-	res, err := evidence.ReadPaste([]byte(text))
+	res, left, err := evidence.ReadPasteLeftOut([]byte(text))
+	d.NotRead = evidence.NotRead(left)
 	if err != nil {
 		d.Problem = err.Error()
 		if strings.TrimSpace(text) == "" {
