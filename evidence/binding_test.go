@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -286,4 +288,53 @@ func superscript(n int) string {
 		}
 	}
 	return string(out)
+}
+
+// pairing renders claims as the .pairing files of testdata/pairing write them: each claim's
+// text, then one indented line per citation, "URL | quote"; a blank line between claims.
+func pairing(r Research) string {
+	var b strings.Builder
+	for i, c := range r.Claims {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(c.Text + "\n")
+		for _, ct := range c.Citations {
+			b.WriteString("  " + ct.URL + " | " + ct.Quote + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestPairingGolden: a paste in the style of each research tool (footnotes after closing
+// quotes and spaces, parentheses of links after the full stop, superscripts and a Works
+// cited list, Markdown footnotes with elided quotes, a report with ranges and nested
+// quotes), with the pairing of every claim, quote and source written by hand in NAME.pairing.
+// The files are never regenerated: a difference is a change in what is checked against what.
+func TestPairingGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/pairing/*.md")
+	if len(files) < 5 {
+		t.Fatalf("found %d pastes in testdata/pairing, want one per style", len(files))
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			in, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(strings.TrimSuffix(path, ".md") + ".pairing")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := ParseResearch(string(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pairing(r); got != string(want) {
+				t.Errorf("pairing differs from the written one\ngot:\n%s\nwant:\n%s", got, want)
+			}
+			assertFromInput(t, string(in), r)
+			checkMarkerBinding(t, string(in))
+		})
+	}
 }

@@ -4,16 +4,20 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// seedPastes adds every paste of testdata/pastes to the fuzz corpus.
+// seedPastes adds every paste of testdata/pastes, and the pastes and JSON files of
+// evidence/testdata/pairing and evidence/testdata/json, to the fuzz corpus.
 func seedPastes(f *testing.F, keep func(path string) bool) {
 	f.Helper()
-	for _, path := range pastes(f) {
+	more, _ := filepath.Glob("testdata/pairing/*.md")
+	js, _ := filepath.Glob("testdata/json/*.json")
+	for _, path := range append(append(pastes(f), more...), js...) {
 		if !keep(path) {
 			continue
 		}

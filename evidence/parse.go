@@ -152,7 +152,7 @@ var (
 	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}`)
 	reTableSep  = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	reSourcesHd = regexp.MustCompile(`(?i)^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?$`)
-	reChatter   = regexp.MustCompile(`(?i)^((hello|hi|hey|greetings|absolutely|great|okay|ok|good (morning|afternoon|evening))([,!.]|\s*$)|welcome\b|here( is| are|'s|’s)|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
+	reChatter   = regexp.MustCompile(`(?i)^((hello|hi|hey|greetings|absolutely|great|okay|ok|good (morning|afternoon|evening))([,!.]|\s*$)|welcome\b|here( is| are|'s|’s)|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you( want| need| would| have|'d|’d| 'd| ’d)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
 )
 
 var labelKinds = map[string]partKind{
