@@ -338,3 +338,47 @@ func TestPairingGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestPreviewVia: the preview says through which marker of the paste each citation got its
+// URL, and nothing for a URL written in the claim or a field.
+func TestPreviewVia(t *testing.T) {
+	in := "Acme said \"revenue grew by four percent.\" [1] Its rival grew ²³. Claim: no.\n\n- Acme sells bricks (https://bricks.example/a).\n\nClaim: Acme sells tiles.\nSource: https://tiles.example/b [1]\n\n```json\n[{\"text\": \"Acme sells roofs.\", \"url\": \"https://roofs.example/c\"}]\n```\n" + refs3
+	pv, err := ReadPastePreview([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, c := range pv.Research.Claims {
+		for j, ct := range c.Citations {
+			got = append(got, ct.URL+" "+pv.Via[i][j])
+		}
+	}
+	want := []string{"https://a.example/1 [1]", "https://b.example/2 [2]", "https://c.example/3 [3]", " ",
+		"https://bricks.example/a ", "https://tiles.example/b ", "https://a.example/1 [1]", "https://roofs.example/c "}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("via:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// checkVia checks that the preview's markers are in step with the claims and citations, and
+// that each names a reference of the paste.
+func checkVia(t *testing.T, in string) {
+	t.Helper()
+	pv, err := parsePreview(in)
+	if err != nil {
+		return
+	}
+	if len(pv.Via) != len(pv.Research.Claims) {
+		t.Fatalf("%d via lists for %d claims", len(pv.Via), len(pv.Research.Claims))
+	}
+	for i, c := range pv.Research.Claims {
+		if len(pv.Via[i]) != len(c.Citations) {
+			t.Fatalf("claim %d: %d via for %d citations", i, len(pv.Via[i]), len(c.Citations))
+		}
+		for j, v := range pv.Via[i] {
+			if v != "" && (c.Citations[j].URL == "" && c.Citations[j].Quote == "" || !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]")) {
+				t.Fatalf("claim %d citation %d: via %q for %+v", i, j, v, c.Citations[j])
+			}
+		}
+	}
+}

@@ -48,6 +48,7 @@ func FuzzParseResearch(f *testing.F) {
 			t.Fatalf("second parse differs: %v\n%+v\n%+v", err, r, again)
 		}
 		assertFromInput(t, in, r)
+		checkVia(t, in)
 	})
 }
 

@@ -58,7 +58,7 @@ func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
 			toks = append(toks, token{url: sp.url, isURL: true})
 		case spanMarker:
 			for _, id := range sp.refs {
-				toks = append(toks, p.refTokens(id)...)
+				toks = append(toks, p.markerTokens(id)...)
 			}
 		case spanQuote:
 			sb.WriteString(text[sp.start:sp.end])
@@ -373,6 +373,16 @@ func lastRune(s string) string {
 	return s[len(s)-size:]
 }
 
+// markerTokens returns the tokens of reference id for a marker that names it: those of
+// refTokens, each knowing the marker it came through ("[2]").
+func (p *parser) markerTokens(id string) []token {
+	toks := p.refTokens(id)
+	for i := range toks {
+		toks[i].via = "[" + id + "]"
+	}
+	return toks
+}
+
 // refTokens returns the URLs and quotes of reference id. Quoted passages count as quotes
 // only after the reference's first URL (before it they are usually a title), and so does a
 // Quote: label.
@@ -426,7 +436,7 @@ func (p *parser) urlField(text string) []token {
 			sawURL = true
 		case spanMarker:
 			for _, id := range sp.refs {
-				toks = append(toks, p.refTokens(id)...)
+				toks = append(toks, p.markerTokens(id)...)
 			}
 			sawURL = true
 		case spanQuote:
@@ -498,7 +508,7 @@ func (p *parser) quoteText(t string, after []token) []token {
 			cut = min(cut, sp.start)
 		case spanMarker:
 			for _, id := range sp.refs {
-				urls = append(urls, p.refTokens(id)...)
+				urls = append(urls, p.markerTokens(id)...)
 			}
 			cut = min(cut, sp.start)
 		case spanQuote:

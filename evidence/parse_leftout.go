@@ -43,6 +43,16 @@ func ParseResearchLeftOut(text string) (Research, []LeftOut, error) {
 	return parseResearch(text)
 }
 
+// Preview is what the paste preview shows of a paste ([ReadPastePreview]): the claims, what
+// the parser left out of them, and, for each claim i and its citation j, Via[i][j], the
+// citation marker of the paste the citation's URL came through ("[2]" for [2], ², (2) or
+// [^2]), or "" for a URL written in the claim itself, in a field or in JSON.
+type Preview struct {
+	Research Research
+	Left     []LeftOut
+	Via      [][]string
+}
+
 // leave records text the parser takes out of the claims.
 func (p *parser) leave(text string, why LeftReason) {
 	if t := strings.TrimSpace(text); t != "" {

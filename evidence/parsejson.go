@@ -450,12 +450,21 @@ func pairLists(urls, quotes []string) []Citation {
 // finishCitations removes duplicates, sets status and notes, and gives a claim without any
 // citation the one empty citation that carries NoteNoSource.
 func finishCitations(cits []Citation) []Citation {
+	out, _ := finishCitationsVia(cits, nil)
+	return out
+}
+
+// finishCitationsVia is finishCitations that keeps via, the marker of each citation (or
+// nil), in step: a duplicate keeps the marker of its first occurrence.
+func finishCitationsVia(cits []Citation, via []string) ([]Citation, []string) {
 	if len(cits) == 0 {
 		cits = []Citation{{}}
+		via = nil
 	}
 	out := make([]Citation, 0, len(cits))
+	outVia := make([]string, 0, len(cits))
 	seen := map[[2]string]bool{}
-	for _, c := range cits {
+	for i, c := range cits {
 		key := [2]string{c.URL, c.Quote}
 		if seen[key] {
 			continue
@@ -464,8 +473,13 @@ func finishCitations(cits []Citation) []Citation {
 		c.Status = StatusReported
 		c.Note = CitationNote(c.URL, c.Quote)
 		out = append(out, c)
+		v := ""
+		if i < len(via) {
+			v = via[i]
+		}
+		outVia = append(outVia, v)
 	}
-	return out
+	return out, outVia
 }
 
 // quoteMarks pairs each opening quotation mark with the marks that close it.

@@ -22,8 +22,8 @@ func previewPairs(body string) []string {
 }
 
 // TestPreviewShowsPairing: the preview shows, for every quote, the source it will be
-// checked against, as the markers of the paste bind them: a marker after a closing quote
-// and a space cites its own sentence, not the next one.
+// checked against and the marker of the paste that named it, as the markers bind them: a
+// marker after a closing quote and a space cites its own sentence, not the next one.
 func TestPreviewShowsPairing(t *testing.T) {
 	f := newPageFixture(t, "")
 	b := f.browser(t)
@@ -40,9 +40,9 @@ func TestPreviewShowsPairing(t *testing.T) {
 	}
 	got := previewPairs(p.body)
 	want := []string{
-		"“will also be free of charge.” → https://netscape.example/press",
-		"“registered the domain in advance” → https://jwz.example/mozilla",
-		"“the <b>source</b> code is public” → https://linkedin.example/in/someone",
+		"“will also be free of charge.” → https://netscape.example/press from [1]",
+		"“registered the domain in advance” → https://jwz.example/mozilla from [2]",
+		"“the <b>source</b> code is public” → https://linkedin.example/in/someone from [3]",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("preview pairs\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
