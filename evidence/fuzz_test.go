@@ -52,7 +52,8 @@ func FuzzParseResearch(f *testing.F) {
 	})
 }
 
-// FuzzParseClaimsJSON checks the JSON reader the same way.
+// FuzzParseClaimsJSON checks the JSON reader the same way, and that it drops nothing
+// silently (checkJSONLeftOut).
 func FuzzParseClaimsJSON(f *testing.F) {
 	seedPastes(f, func(path string) bool { return strings.HasSuffix(path, ".json") })
 	f.Add(`{"claims":[{"text":"a b c","citations":[{"url":"https://a.example","quote":"q"}]}]}`)
@@ -72,6 +73,7 @@ func FuzzParseClaimsJSON(f *testing.F) {
 			t.Fatalf("second parse differs")
 		}
 		assertFromInput(t, in, r)
+		checkJSONLeftOut(t, in)
 	})
 }
 

@@ -81,6 +81,7 @@ func TestJSONFieldNames(t *testing.T) {
 				}
 				assertFromInput(t, text, r)
 			}
+			checkJSONLeftOut(t, string(in))
 		})
 	}
 	if n < 2 {
@@ -105,4 +106,83 @@ func TestJSONNotReadShortValues(t *testing.T) {
 	if nr := NotRead(left); len(nr) != 0 {
 		t.Errorf("NotRead = %+v, want none", nr)
 	}
+}
+
+// checkJSONLeftOut checks, for a JSON paste, that nothing is dropped silently: every string
+// under a member whose name the reader does not know is reported as left out, and every
+// left-out value's place (Field) leads, in the decoded JSON, to exactly that value.
+func checkJSONLeftOut(t *testing.T, in string) {
+	t.Helper()
+	var v any
+	if json.Unmarshal([]byte(in), &v) != nil {
+		return
+	}
+	_, left, err := readClaimsJSON([]byte(in), true)
+	if err != nil && len(left) == 0 {
+		return
+	}
+	known := map[string]bool{}
+	for _, ks := range [][]string{jsonTextKeys, jsonURLKeys, jsonQuoteKeys, jsonCitationKeys, jsonListKeys} {
+		for _, k := range ks {
+			known[k] = true
+		}
+	}
+	reported := map[string]string{}
+	for _, l := range left {
+		if l.Reason != LeftJSON || l.Field == "" {
+			t.Fatalf("left out %+v: not a JSON value with its place", l)
+		}
+		reported[l.Field] = l.Text
+	}
+	var walk func(v any, at *jsonPath, name string, unknown bool)
+	walk = func(v any, at *jsonPath, name string, unknown bool) {
+		switch x := v.(type) {
+		case string:
+			if !unknown || !hasLetterOrDigit(x) {
+				return
+			}
+			if got, ok := reported[at.String()]; !ok || got != strings.TrimSpace(x) {
+				t.Fatalf("the value %q at %s, under the unknown member %q, is not reported (left out: %+v)", x, at, name, left)
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, at.at(i), name, unknown)
+			}
+		case map[string]any:
+			for k, e := range x {
+				walk(e, at.member(k), k, unknown || !known[strings.ToLower(keyReplacer.Replace(k))])
+			}
+		}
+	}
+	walk(v, nil, "", false)
+	// every reported place leads to its value
+	for _, l := range left {
+		if !resolves(v, l.Field, l.Text) {
+			t.Fatalf("left out %+v: its place does not lead to it", l)
+		}
+	}
+}
+
+// resolves reports whether some string value of v, at the place spelled field, is text.
+func resolves(v any, field, text string) bool {
+	found := false
+	var walk func(v any, at *jsonPath)
+	walk = func(v any, at *jsonPath) {
+		switch x := v.(type) {
+		case string:
+			if at.String() == field && strings.TrimSpace(x) == text {
+				found = true
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, at.at(i))
+			}
+		case map[string]any:
+			for k, e := range x {
+				walk(e, at.member(k))
+			}
+		}
+	}
+	walk(v, nil)
+	return found
 }
