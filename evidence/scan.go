@@ -50,6 +50,7 @@ type scanner struct {
 	parens  bool // resolve (1) markers
 	closeAt map[string]int
 	closeOK map[string]int
+	nest    [famCount]*nesting // built on first use
 }
 
 func scanInline(s string, refs map[string]*reference, parens bool) []span {
@@ -210,34 +211,116 @@ func (sc *scanner) quote(i int) (span, bool) {
 	return span{}, false
 }
 
-// maxNestedQuote bounds how far a straight-quoted passage with straight quotes inside it is
-// followed; beyond it the first closing mark ends the passage. It keeps the scan linear.
+// maxNestedQuote bounds how far a quoted passage with quotations inside it is followed;
+// beyond it the first closing mark ends the passage.
 const maxNestedQuote = 2000
 
-// straightClose finds the straight quotation mark that closes a passage opened just before
-// from, when the passage holds straight quotes of its own: a mark with a space (or an opening
-// bracket or dash) before it and a word after it opens an inner quotation ("so-called
-// "message content" rules"), and any other mark closes the innermost one open. It reports
-// false when the first mark after from closes the passage anyway, or when the marks do not
-// balance within maxNestedQuote bytes; the caller then takes the first closing mark.
-func (sc *scanner) straightClose(from int) (int, bool) {
-	s := sc.s[from:min(len(sc.s), from+maxNestedQuote)]
-	depth, nested := 1, false
-	for at := 0; ; at++ {
-		k := strings.IndexByte(s[at:], '"')
-		if k < 0 {
-			return 0, false
+// The families of quotation marks whose passages may nest (nesting).
+const (
+	famStraight  = iota // "
+	famCurly            // “ ” and "
+	famGuillemet        // « »
+	famCount
+)
+
+// nesting is, for one family of quotation marks in the whole text, where each passage
+// closes. Each mark of the family is an event: it opens (+1) or closes (−1). A passage opened
+// by the mark at events[k] closes at the first later event where the running depth falls
+// below its depth at k: computed for every mark at once with a stack, so the whole text
+// costs linear time however the marks are arranged.
+type nesting struct {
+	pos   []int       // the byte offset of each event, in order
+	size  []int       // the length of its mark
+	close []int       // the event that closes a passage opened at the event, or -1
+	index map[int]int // the event at a byte offset
+}
+
+// buildNesting finds the events of a family in s.
+func buildNesting(s string, fam int) *nesting {
+	n := &nesting{index: map[int]int{}}
+	var depth []int
+	d := 0
+	for at := 0; at < len(s); {
+		r, size := utf8.DecodeRuneInString(s[at:])
+		delta := 0
+		switch fam {
+		case famStraight:
+			if r == '"' {
+				delta = -1
+				if opensQuote(s, at) {
+					delta = 1
+				}
+			}
+		case famCurly:
+			switch r {
+			case '”':
+				delta = -1
+			case '“', '"':
+				delta = -1
+				if opensQuote(s, at) {
+					delta = 1
+				}
+			}
+		case famGuillemet:
+			switch r {
+			case '«':
+				delta = 1
+			case '»':
+				delta = -1
+			}
 		}
-		at += k
-		if opensQuote(s, at) {
-			depth++
-			nested = true
-			continue
+		if delta != 0 {
+			n.index[at] = len(n.pos)
+			n.pos = append(n.pos, at)
+			n.size = append(n.size, size)
+			n.close = append(n.close, -1)
+			d += delta
+			depth = append(depth, d)
 		}
-		if depth--; depth == 0 {
-			return from + at, nested
-		}
+		at += size
 	}
+	var stack []int
+	for j := range n.pos {
+		for len(stack) > 0 && depth[stack[len(stack)-1]] > depth[j] {
+			n.close[stack[len(stack)-1]] = j
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, j)
+	}
+	return n
+}
+
+// nestedEnd finds the mark that closes a passage of family fam opened by the mark at open,
+// when the passage holds quotations of its own. It reports false when the first mark after
+// the opener closes the passage anyway (nothing nested: the caller takes the first closing
+// mark), or when the marks do not balance within maxNestedQuote bytes.
+func (sc *scanner) nestedEnd(fam, open int) (end, size int, ok bool) {
+	if sc.nest[fam] == nil {
+		sc.nest[fam] = buildNesting(sc.s, fam)
+	}
+	n := sc.nest[fam]
+	k, found := n.index[open]
+	if !found {
+		return 0, 0, false
+	}
+	c := n.close[k]
+	from := open + n.size[k]
+	if c < 0 || c == k+1 || n.pos[c]-from >= maxNestedQuote {
+		return 0, 0, false
+	}
+	return n.pos[c], n.size[c], true
+}
+
+// straightClose finds the straight quotation mark that closes a passage opened just before
+// from, when the passage holds straight quotes of its own: a mark that opens a quotation
+// (opensQuote: after a space, an opening bracket, a dash or an elided article, and before a
+// word) opens an inner quotation ("so-called "message content" rules"), and any other mark
+// closes the innermost one open. It reports false when the first mark after from closes the
+// passage anyway, or when the marks do not balance within maxNestedQuote bytes; the caller
+// then takes the first closing mark.
+func (sc *scanner) straightClose(from int) (int, bool) {
+	end, _, ok := sc.nestedEnd(famStraight, from-1)
+	return end, ok
 }
 
 // nestedClose finds the mark that closes a passage opened by “ or « just before from, when
@@ -248,22 +331,11 @@ func (sc *scanner) straightClose(from int) (int, bool) {
 // quotation opens before the passage closes, or when the marks do not balance within
 // maxNestedQuote bytes; the caller then takes the first closing mark.
 func (sc *scanner) nestedClose(from int, open string) (end, size int, ok bool) {
-	s := sc.s[from:min(len(sc.s), from+maxNestedQuote)]
-	depth, nested := 1, false
-	for at := 0; at < len(s); {
-		r, n := utf8.DecodeRuneInString(s[at:])
-		switch {
-		case open == "«" && r == '«', open == "“" && (r == '“' || r == '"') && opensQuote(s, at):
-			depth++
-			nested = true
-		case open == "«" && r == '»', open == "“" && (r == '”' || r == '“' || r == '"'):
-			if depth--; depth == 0 {
-				return from + at, n, nested
-			}
-		}
-		at += n
+	fam := famCurly
+	if open == "«" {
+		fam = famGuillemet
 	}
-	return 0, 0, false
+	return sc.nestedEnd(fam, from-len(open))
 }
 
 // opensQuote reports whether the quotation mark at s[at] opens a quotation: at the start or
