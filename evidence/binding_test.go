@@ -47,6 +47,11 @@ func TestMarkersBindToTheirSentence(t *testing.T) {
 			[]wantClaim{
 				{"Acme grew.", []string{"https://a.example/1 | ", "https://b.example/2 | ", "https://c.example/3 | "}},
 				{"Acme shrank.", []string{"https://b.example/2 | ", "https://c.example/3 | "}}}},
+		{"a range of superscripts",
+			"Acme grew.¹⁻³ Acme shrank²–³." + refs3,
+			[]wantClaim{
+				{"Acme grew.", []string{"https://a.example/1 | ", "https://b.example/2 | ", "https://c.example/3 | "}},
+				{"Acme shrank.", []string{"https://b.example/2 | ", "https://c.example/3 | "}}}},
 		{"a range that names a missing reference is text",
 			"Acme grew [2–4]." + refs3,
 			[]wantClaim{{"Acme grew [2–4].", []string{" | "}}}},

@@ -504,7 +504,8 @@ func atoiDigits(s string) int {
 }
 
 // superMarker recognizes a run of superscript digits, such as ¹ or ¹², optionally separated by
-// commas (¹,²). A run names one reference if it exists, else one reference per digit.
+// commas (¹,²), or a range (¹⁻³, ¹–³: see markerRange). A run names one reference if it
+// exists, else one reference per digit.
 func (sc *scanner) superMarker(i int) (span, bool) {
 	s := sc.s
 	var ids []string
@@ -540,6 +541,24 @@ func (sc *scanner) superMarker(i int) (span, bool) {
 			}
 		}
 		j = k
+		// a range: ¹⁻³ or ¹–³, from the run just read to the next one
+		if r, size := utf8.DecodeRuneInString(s[j:]); (r == '⁻' || r == '–') && sc.refs[run] != nil {
+			e := j + size
+			var to []byte
+			for e < len(s) && len(to) < 4 {
+				r, size := utf8.DecodeRuneInString(s[e:])
+				d, ok := superDigit(r)
+				if !ok {
+					break
+				}
+				to = append(to, d)
+				e += size
+			}
+			if rng := markerRange(run + "-" + string(to)); len(to) > 0 && len(rng) > 1 && allRefs(sc.refs, rng) {
+				ids = append(ids[:len(ids)-1], rng...)
+				j = e
+			}
+		}
 		if j < len(s) && s[j] == ',' {
 			if r, _ := utf8.DecodeRuneInString(s[j+1:]); isSuperDigit(r) {
 				j++
@@ -552,6 +571,16 @@ func (sc *scanner) superMarker(i int) (span, bool) {
 		return span{}, false
 	}
 	return span{kind: spanMarker, start: i, end: j, refs: ids}, true
+}
+
+// allRefs reports whether every id names a reference.
+func allRefs(refs map[string]*reference, ids []string) bool {
+	for _, id := range ids {
+		if refs[id] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func superDigit(r rune) (byte, bool) {
