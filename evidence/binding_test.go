@@ -52,6 +52,25 @@ func TestMarkersBindToTheirSentence(t *testing.T) {
 			[]wantClaim{
 				{"Acme grew.", []string{"https://a.example/1 | ", "https://b.example/2 | ", "https://c.example/3 | "}},
 				{"Acme shrank.", []string{"https://b.example/2 | ", "https://c.example/3 | "}}}},
+		{"plain reference numbers after full stops, with a numbered Sources list",
+			"Netscape released the code in 1998.1 Firefox 1.0 shipped in 2004.2 It held \"a quarter of the market\".3\n\nSources\n1. https://a.example/1\n2. https://b.example/2\n3. https://c.example/3",
+			[]wantClaim{
+				{"Netscape released the code in 1998.", []string{"https://a.example/1 | "}},
+				{"Firefox 1.0 shipped in 2004.", []string{"https://b.example/2 | "}},
+				{"It held \"a quarter of the market\".", []string{"https://c.example/3 | a quarter of the market"}}}},
+		{"a year with a decimal is a number",
+			"The index stood at 1998.1 points in 2004.2 and later.\n\nSources\n1. https://a.example/1\n2. https://b.example/2",
+			[]wantClaim{{"The index stood at 1998.1 points in 2004.2 and later.", []string{" | "}}}},
+		{"plain reference numbers after words",
+			"Netscape released its code.1 Firefox shipped in November.2 It held \"a quarter of the market\".3 Version 3.1 followed.\n\nSources\n1. https://a.example/1\n2. https://b.example/2\n3. https://c.example/3",
+			[]wantClaim{
+				{"Netscape released its code.", []string{"https://a.example/1 | "}},
+				{"Firefox shipped in November.", []string{"https://b.example/2 | "}},
+				{"It held \"a quarter of the market\".", []string{"https://c.example/3 | a quarter of the market"}},
+				{"Version 3.1 followed.", []string{" | "}}}},
+		{"plain numbers without a numbered Sources list are text",
+			"Netscape released its code.1 Firefox shipped.\n\n[1]: https://a.example/1",
+			[]wantClaim{{"Netscape released its code.1 Firefox shipped.", []string{" | "}}}},
 		{"a range that names a missing reference is text",
 			"Acme grew [2–4]." + refs3,
 			[]wantClaim{{"Acme grew [2–4].", []string{" | "}}}},
@@ -154,11 +173,20 @@ func TestQuotesKeptWhole(t *testing.T) {
 // computed here by a plain backward scan, independent of the binder's forward rules.
 func checkMarkerBinding(t *testing.T, text string) {
 	t.Helper()
+	checkMarkerBindingWith(t, text, false)
+	checkMarkerBindingWith(t, text, true)
+}
+
+// checkMarkerBindingWith checks the invariant with references 1, 2, 3, 12 and a; with
+// numbered set, as from a numbered Sources list, so (1) and plain numbers after a full stop
+// are markers too.
+func checkMarkerBindingWith(t *testing.T, text string, numbered bool) {
+	t.Helper()
 	p := &parser{refs: map[string]*reference{}}
 	for _, id := range []string{"1", "2", "3", "12", "a"} {
 		p.refs[id] = &reference{lines: []string{"https://ref.example/" + id}}
 	}
-	spans := scanInline(text, p.refs, false)
+	spans := scanInline(text, p.refs, numbered)
 	ranges := sentenceRanges(text, spans)
 	// the sentences cover text in order, apart from the white space between them
 	pos := 0
@@ -223,6 +251,7 @@ func FuzzMarkerBinding(f *testing.F) {
 		"It was free.[1] [2] Zawinski left.", "A. [1], [2] B.¹² C. ³ D [1–3].",
 		"Acme grew. [1](https://x.example) B. ([a](https://y.example)) C.",
 		"Free. \n[1]\n\n[2] Next.", "“Quoted.” [a] Next [12].",
+		"Done in 2004.1 2 Next.\"3 Then (1).", "Code.\"2 The 3.5 and 1998.1 points.12",
 	} {
 		f.Add(s)
 	}

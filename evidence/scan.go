@@ -113,6 +113,12 @@ func (sc *scanner) scan() []span {
 					continue
 				}
 			}
+		case c >= '1' && c <= '9' && sc.parens && i >= 2 && (s[i-1] == '.' || s[i-1] == '"' || s[i-1] == ')' || s[i-1] >= 0x80):
+			if sp, ok := sc.plainMarker(i); ok {
+				out = append(out, sp)
+				i = sp.end
+				continue
+			}
 		case c == '(' && sc.parens:
 			if end := strings.IndexByte(s[i:], ')'); end > 1 && end < 6 {
 				id := s[i+1 : i+end]
@@ -501,6 +507,87 @@ func atoiDigits(s string) int {
 		n = n*10 + int(s[i]-'0')
 	}
 	return n
+}
+
+// plainMarker recognizes reference numbers written in plain digits right after a full stop,
+// as superscripts become when a report is copied as text ("… of the market.12 Firefox …",
+// "… the code."2 The …", "… in 2004.4 5 By …"). The first number comes right after a full
+// stop (or after a closing quotation mark or parenthesis that follows one) that itself follows
+// a letter, a closing quotation mark, a closing parenthesis, or a year (any other digit: 3.5
+// and 1.0 are numbers); more numbers may follow, each after one space. Every number has one
+// to three digits and names a reference of a numbered Sources list, and a sentence must start
+// after them: the end of the text, or white space and a capital or an opening mark.
+func (sc *scanner) plainMarker(i int) (span, bool) {
+	s := sc.s
+	dot := i - 1
+	if strings.ContainsRune("\"”’»)", rune(s[dot])) || (s[dot] >= 0x80 && strings.ContainsRune("”’»", lastRuneOf(s[:i]))) {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		dot = i - size - 1
+	}
+	if dot < 1 || !strings.ContainsRune(".!?", rune(s[dot])) {
+		return span{}, false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:dot])
+	if !unicode.IsLetter(prev) && !strings.ContainsRune("\"”’»)", prev) && !isYearBefore(s, dot) {
+		return span{}, false
+	}
+	var ids []string
+	j := i
+	for {
+		k := j
+		for k < len(s) && k-j < 4 && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k == j || k-j > 3 || (k < len(s) && s[k] != ' ' && s[k] != '\n' && s[k] != '\t') || sc.refs[s[j:k]] == nil {
+			break
+		}
+		ids = append(ids, s[j:k])
+		j = k
+		if j+1 < len(s) && s[j] == ' ' && s[j+1] >= '1' && s[j+1] <= '9' {
+			j++
+			continue
+		}
+		break
+	}
+	if len(ids) == 0 {
+		return span{}, false
+	}
+	end := j
+	if end > i && s[end-1] == ' ' {
+		end--
+	}
+	k := end
+	for k < len(s) && (s[k] == ' ' || s[k] == '\n' || s[k] == '\t') {
+		k++
+	}
+	if r, _ := utf8.DecodeRuneInString(s[k:]); k < len(s) && !unicode.IsUpper(r) && !strings.ContainsRune("“\"‘«„*[#", r) {
+		return span{}, false
+	}
+	return span{kind: spanMarker, start: i, end: end, refs: ids}, true
+}
+
+func lastRuneOf(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// isYearBefore reports whether s[:dot] ends with a year, 1000 to 2099, standing alone (not
+// part of a longer number or of a decimal).
+func isYearBefore(s string, dot int) bool {
+	if dot < 4 {
+		return false
+	}
+	y := s[dot-4 : dot]
+	if !allDigits(y) || (y[0] != '1' && y[0] != '2') || (y[0] == '2' && y[1] != '0') {
+		return false
+	}
+	if dot > 4 {
+		c := s[dot-5]
+		if (c >= '0' && c <= '9') || c == '.' || c == ',' {
+			return false
+		}
+	}
+	return true
 }
 
 // superMarker recognizes a run of superscript digits, such as ¹ or ¹², optionally separated by
