@@ -4,16 +4,20 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// seedPastes adds every paste of testdata/pastes to the fuzz corpus.
+// seedPastes adds every paste of testdata/pastes, and the pastes and JSON files of
+// evidence/testdata/pairing and evidence/testdata/json, to the fuzz corpus.
 func seedPastes(f *testing.F, keep func(path string) bool) {
 	f.Helper()
-	for _, path := range pastes(f) {
+	more, _ := filepath.Glob("testdata/pairing/*.md")
+	js, _ := filepath.Glob("testdata/json/*.json")
+	for _, path := range append(append(pastes(f), more...), js...) {
 		if !keep(path) {
 			continue
 		}
@@ -44,10 +48,12 @@ func FuzzParseResearch(f *testing.F) {
 			t.Fatalf("second parse differs: %v\n%+v\n%+v", err, r, again)
 		}
 		assertFromInput(t, in, r)
+		checkVia(t, in)
 	})
 }
 
-// FuzzParseClaimsJSON checks the JSON reader the same way.
+// FuzzParseClaimsJSON checks the JSON reader the same way, and that it drops nothing
+// silently (checkJSONLeftOut).
 func FuzzParseClaimsJSON(f *testing.F) {
 	seedPastes(f, func(path string) bool { return strings.HasSuffix(path, ".json") })
 	f.Add(`{"claims":[{"text":"a b c","citations":[{"url":"https://a.example","quote":"q"}]}]}`)
@@ -67,6 +73,7 @@ func FuzzParseClaimsJSON(f *testing.F) {
 			t.Fatalf("second parse differs")
 		}
 		assertFromInput(t, in, r)
+		checkJSONLeftOut(t, in)
 	})
 }
 

@@ -48,7 +48,8 @@ func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
 		}
 		switch sp.kind {
 		case spanLink:
-			if schemeLen(strings.TrimSpace(sp.text)) == 0 {
+			// A link whose text is a URL or a citation number ([3](https://…)) leaves no text.
+			if schemeLen(strings.TrimSpace(sp.text)) == 0 && !isMarkerSpan(text, sp) {
 				sb.WriteString(sp.text)
 				sb.WriteByte(' ')
 			}
@@ -57,7 +58,7 @@ func (p *parser) build(text string, spans []span, a, b int) (string, []token) {
 			toks = append(toks, token{url: sp.url, isURL: true})
 		case spanMarker:
 			for _, id := range sp.refs {
-				toks = append(toks, p.refTokens(id)...)
+				toks = append(toks, p.markerTokens(id)...)
 			}
 		case spanQuote:
 			sb.WriteString(text[sp.start:sp.end])
@@ -145,11 +146,24 @@ func cleanQuote(s string) string {
 	return strings.TrimSpace(strings.Trim(s, "*_"))
 }
 
-// sentences splits a paragraph of prose into sentences, each with its own tokens. A
-// citation marker after the full stop belongs to the sentence before it.
+// sentences splits a paragraph of prose into sentences, each with its own tokens. Citation
+// markers after a sentence's final punctuation belong to that sentence (see
+// sentenceEndAfter).
 func (p *parser) sentences(text string) []sentence {
 	spans := scanInline(text, p.activeRefs(), p.parens)
 	var out []sentence
+	for _, r := range sentenceRanges(text, spans) {
+		s, toks := p.build(text, spans, r[0], r[1])
+		out = append(out, sentence{s, toks})
+	}
+	return out
+}
+
+// sentenceRanges returns the sentences of text as byte ranges [start, end), in order, given
+// the spans of text. A sentence starts where the one before it ended, after white space; the
+// last ends at the end of text.
+func sentenceRanges(text string, spans []span) [][2]int {
+	var out [][2]int
 	start, si := 0, 0
 	for i := 0; i < len(text); i++ {
 		for si < len(spans) && spans[si].end <= i {
@@ -167,8 +181,7 @@ func (p *parser) sentences(text string) []sentence {
 			if !ok {
 				continue
 			}
-			s, toks := p.build(text, spans, start, end)
-			out = append(out, sentence{s, toks})
+			out = append(out, [2]int{start, end})
 			start = next
 			i = next - 1
 			continue
@@ -181,14 +194,12 @@ func (p *parser) sentences(text string) []sentence {
 		if !ok {
 			continue
 		}
-		s, toks := p.build(text, spans, start, end)
-		out = append(out, sentence{s, toks})
+		out = append(out, [2]int{start, end})
 		start = next
 		i = next - 1
 	}
 	if start < len(text) {
-		s, toks := p.build(text, spans, start, len(text))
-		out = append(out, sentence{s, toks})
+		out = append(out, [2]int{start, len(text)})
 	}
 	return out
 }
@@ -203,9 +214,14 @@ func sentenceEnd(text string, spans []span, si, i int) (end, next int, ok bool) 
 }
 
 // sentenceEndAfter decides whether a sentence ends at text[j], just after its final
-// punctuation (or after a quotation that ends with it): closing marks, emphasis and citation
-// markers after it still belong to the sentence, and the next must start, after white
-// space, with a capital, a digit, an opening mark or a bracket.
+// punctuation (or after a quotation that ends with it). What follows still belongs to the
+// sentence: closing marks and emphasis; a URL or link right after them; and every citation
+// marker that follows, also after white space, and separated from the next by white space,
+// a comma or a semicolon (`free." [1] [2]`, `free.[1], [3]`, `free.¹ ²`). A link whose
+// text is a number (`[3](https://…)`) is such a marker, and so is a parenthesis holding only
+// markers, links and URLs (`free. ([wired.com](https://…))`). A marker never starts a
+// sentence: it cites what comes before it. The next sentence must start, after white space,
+// with a capital, a digit, an opening mark or a bracket.
 func sentenceEndAfter(text string, spans []span, si, j int) (end, next int, ok bool) {
 	for j < len(text) && strings.ContainsRune(")]\"'”’»*_", rune(text[j])) && text[j] < 0x80 {
 		j++
@@ -222,6 +238,7 @@ func sentenceEndAfter(text string, spans []span, si, j int) (end, next int, ok b
 			j = spans[k].end
 		}
 	}
+	j = trailingMarkers(text, spans, si, j)
 	k := j
 	for k < len(text) && (text[k] == ' ' || text[k] == '\n' || text[k] == '\t') {
 		k++
@@ -234,6 +251,81 @@ func sentenceEndAfter(text string, spans []span, si, j int) (end, next int, ok b
 		return 0, 0, false
 	}
 	return j, k, true
+}
+
+// trailingMarkers returns the end of the citation markers that follow text[j] (see
+// sentenceEndAfter), or j when none does. spans[si:] are the spans that may start at or
+// after j.
+func trailingMarkers(text string, spans []span, si, j int) int {
+	for si < len(spans) && spans[si].start < j {
+		si++
+	}
+	took := false // a marker was taken, so a comma or semicolon may come before the next
+	for si < len(spans) {
+		k := skipBlank(text, j)
+		if took && k < len(text) && (text[k] == ',' || text[k] == ';') {
+			k = skipBlank(text, k+1)
+		}
+		if spans[si].start == k && isMarkerSpan(text, spans[si]) {
+			j, si, took = spans[si].end, si+1, true
+			continue
+		}
+		if k < len(text) && text[k] == '(' {
+			if end, next := citationParen(text, spans, si, k); end > 0 {
+				j, si, took = end, next, true
+				continue
+			}
+		}
+		break
+	}
+	return j
+}
+
+// citationParen reads a parenthesis at text[k] that holds only markers, links and URLs,
+// separated by white space, commas or semicolons. It returns the end of the parenthesis and
+// the index of the first span after it, or 0 when the parenthesis holds anything else.
+// spans[si] is the first span that starts after k.
+func citationParen(text string, spans []span, si, k int) (end, next int) {
+	at, n := k+1, 0
+	for {
+		at = skipBlank(text, at)
+		if n > 0 && at < len(text) && (text[at] == ',' || text[at] == ';') {
+			at = skipBlank(text, at+1)
+		}
+		if n > 0 && at < len(text) && text[at] == ')' {
+			return at + 1, si
+		}
+		if si >= len(spans) {
+			return 0, 0
+		}
+		sp := spans[si]
+		if sp.start != at || sp.kind == spanQuote {
+			return 0, 0
+		}
+		at, si, n = sp.end, si+1, n+1
+	}
+}
+
+// isMarkerSpan reports whether a span is a citation marker: a resolved marker, or a link
+// whose text is a number, a caret note or a superscript ([3](https://…), [^2](…), [¹](…)).
+func isMarkerSpan(text string, sp span) bool {
+	switch sp.kind {
+	case spanMarker:
+		return true
+	case spanLink:
+		t := strings.Trim(strings.TrimSpace(sp.text), "[]^")
+		return len(t) <= 8 && (allDigits(t) || (t != "" && digitsOfSuper(t) != "" && utf8.RuneCountInString(t) == len(digitsOfSuper(t))))
+	}
+	return false
+}
+
+// skipBlank returns the index of the first byte at or after i that is not a space, a tab or
+// a line break.
+func skipBlank(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 // isAbbreviation reports whether the full stop at text[i] ends an abbreviation (Inc., U.S.,
@@ -279,6 +371,16 @@ func dottedAbbreviation(word string) bool {
 func lastRune(s string) string {
 	_, size := utf8.DecodeLastRuneInString(s)
 	return s[len(s)-size:]
+}
+
+// markerTokens returns the tokens of reference id for a marker that names it: those of
+// refTokens, each knowing the marker it came through ("[2]").
+func (p *parser) markerTokens(id string) []token {
+	toks := p.refTokens(id)
+	for i := range toks {
+		toks[i].via = "[" + id + "]"
+	}
+	return toks
 }
 
 // refTokens returns the URLs and quotes of reference id. Quoted passages count as quotes
@@ -334,7 +436,7 @@ func (p *parser) urlField(text string) []token {
 			sawURL = true
 		case spanMarker:
 			for _, id := range sp.refs {
-				toks = append(toks, p.refTokens(id)...)
+				toks = append(toks, p.markerTokens(id)...)
 			}
 			sawURL = true
 		case spanQuote:
@@ -406,7 +508,7 @@ func (p *parser) quoteText(t string, after []token) []token {
 			cut = min(cut, sp.start)
 		case spanMarker:
 			for _, id := range sp.refs {
-				urls = append(urls, p.refTokens(id)...)
+				urls = append(urls, p.markerTokens(id)...)
 			}
 			cut = min(cut, sp.start)
 		case spanQuote:

@@ -11,13 +11,21 @@ import (
 // MaxPasteBytes (matching ErrBadResearch), one that is not text ([CheckText],
 // matching ErrNotText), and then reads it with [ParseResearch], whose errors it returns.
 func ReadPaste(paste []byte) (Research, error) {
+	pv, err := ReadPastePreview(paste)
+	return pv.Research, err
+}
+
+// ReadPastePreview is [ReadPaste] that also returns what the paste preview shows beside the
+// claims: what the parser left out, as [ParseResearchLeftOut] returns it (the preview lists
+// the JSON values not read, [NotRead]), and the citation marker each citation came through.
+func ReadPastePreview(paste []byte) (Preview, error) {
 	if len(paste) > MaxPasteBytes {
-		return Research{}, fmt.Errorf("%w: the paste is %d bytes, more than the limit of %d; split it into smaller batches", ErrBadResearch, len(paste), MaxPasteBytes)
+		return Preview{}, fmt.Errorf("%w: the paste is %d bytes, more than the limit of %d; split it into smaller batches", ErrBadResearch, len(paste), MaxPasteBytes)
 	}
 	if err := CheckText(paste); err != nil {
-		return Research{}, err
+		return Preview{}, err
 	}
-	return ParseResearch(string(paste))
+	return parsePreview(string(paste))
 }
 
 // ReadRequest reads the JSON body of POST /api/research. {"text":"…"} is a paste: the text

@@ -50,17 +50,28 @@ func ParseResearch(text string) (Research, error) {
 // parseResearch is ParseResearch that also returns what the parser left out of the claims
 // (see ParseResearchLeftOut).
 func parseResearch(text string) (Research, []LeftOut, error) {
+	pv, err := parsePreview(text)
+	return pv.Research, pv.Left, err
+}
+
+// parsePreview reads a paste as ParseResearchLeftOut does, and also says through which
+// citation marker each citation got its URL (Preview.Via).
+func parsePreview(text string) (Preview, error) {
 	if len(text) > MaxPasteBytes {
-		return Research{}, nil, fmt.Errorf("%w: the paste is %d bytes, more than the limit of %d; split it into smaller batches", ErrBadResearch, len(text), MaxPasteBytes)
+		return Preview{}, fmt.Errorf("%w: the paste is %d bytes, more than the limit of %d; split it into smaller batches", ErrBadResearch, len(text), MaxPasteBytes)
 	}
 	if !utf8.ValidString(text) {
-		return Research{}, nil, fmt.Errorf("%w: the paste is not valid UTF-8 text; save it as UTF-8 and try again", ErrBadResearch)
+		return Preview{}, fmt.Errorf("%w: the paste is not valid UTF-8 text; save it as UTF-8 and try again", ErrBadResearch)
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	trimmed := strings.TrimSpace(text)
 	if IsJSON(trimmed) {
-		res, err := ParseClaimsJSON([]byte(trimmed))
-		return res, jsonLeftOut(trimmed, res), err
+		res, left, err := readClaimsJSON([]byte(trimmed), true)
+		via := make([][]string, len(res.Claims))
+		for i, c := range res.Claims {
+			via[i] = make([]string, len(c.Citations))
+		}
+		return Preview{Research: res, Left: left, Via: via}, err
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
@@ -68,9 +79,9 @@ func parseResearch(text string) (Research, []LeftOut, error) {
 	p.run()
 	left := p.leftOut()
 	if len(p.claims) == 0 {
-		return Research{}, left, fmt.Errorf("%w: no statement, list item, labelled claim, table row or JSON claim was recognized; paste the research itself, one claim per list item or paragraph, with its URL and quote", ErrNothingUsable)
+		return Preview{Left: left}, fmt.Errorf("%w: no statement, list item, labelled claim, table row or JSON claim was recognized; paste the research itself, one claim per list item or paragraph, with its URL and quote", ErrNothingUsable)
 	}
-	return Research{Claims: p.claims}, left, nil
+	return Preview{Research: Research{Claims: p.claims}, Left: left, Via: p.via}, nil
 }
 
 // partKind is what a piece of an item holds.
@@ -124,7 +135,8 @@ type parser struct {
 	text     string
 	lines    []string
 	skip     []bool
-	jsonAt   map[int][]Claim // claims of a fenced JSON block, by the line of its fence
+	jsonAt   map[int][]Claim   // claims of a fenced JSON block, by the line of its fence
+	jsonLeft map[int][]LeftOut // the values of a fenced JSON block not read into its claims
 	refs     map[string]*reference
 	parens   bool // references came from a numbered Sources list, so (1) is a marker
 	inRef    bool // a reference is being read
@@ -135,7 +147,8 @@ type parser struct {
 	// listField: the last label (Sources:, Quotes:) had no value, so bullets below it are
 	// its values
 	listField bool
-	left      []LeftOut // what the parser took out of the claims, and why (parse_leftout.go)
+	left      []LeftOut  // what the parser took out of the claims, and why (parse_leftout.go)
+	via       [][]string // for each claim and citation, the marker it came through (Preview.Via)
 }
 
 var (
@@ -152,7 +165,7 @@ var (
 	reMarkerAny = regexp.MustCompile(`\[\d{1,4}\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}`)
 	reTableSep  = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	reSourcesHd = regexp.MustCompile(`(?i)^(?:#{1,6}\s*)?(?:\*\*|__)?\s*(sources?|references?|citations?|footnotes?|notes|works cited|bibliography|sources cited|links)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?$`)
-	reChatter   = regexp.MustCompile(`(?i)^((hello|hi|hey|greetings|absolutely|great|okay|ok|good (morning|afternoon|evening))([,!.]|\s*$)|welcome\b|here( is| are|'s|’s)|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you (want|need|would|'d|’d|have)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
+	reChatter   = regexp.MustCompile(`(?i)^((hello|hi|hey|greetings|absolutely|great|okay|ok|good (morning|afternoon|evening))([,!.]|\s*$)|welcome\b|here( is| are|'s|’s)|below (is|are)|i (found|have|'ve|’ve|hope|can|could|will|searched|looked|was|did)\b|i'm|i’m|i'll|i’ll|i'd|i’d|let me\b|let's|let’s|caveat|disclaimer|hope this|sure[,!. ]|sure$|certainly|of course|great question|feel free|please (note|let|verify|check)|note:|would you like|if you( want| need| would| have|'d|’d| 'd| ’d)|happy to|based on my (search|research)|thanks|thank you|as an ai|((key )?findings|research (summary|results)|overview|summary)\W*$)`)
 )
 
 var labelKinds = map[string]partKind{
@@ -203,6 +216,7 @@ func label(content string) (partKind, string, bool) {
 func (p *parser) run() {
 	p.skip = make([]bool, len(p.lines))
 	p.jsonAt = map[int][]Claim{}
+	p.jsonLeft = map[int][]LeftOut{}
 	p.refs = map[string]*reference{}
 	p.fences()
 	p.collectRefs()
@@ -214,6 +228,9 @@ func (p *parser) run() {
 			p.finish()
 			if cl, ok := p.jsonAt[i]; ok {
 				p.claims = append(p.claims, cl...)
+				for _, c := range cl {
+					p.via = append(p.via, make([]string, len(c.Citations)))
+				}
 			}
 			continue
 		}
@@ -245,8 +262,9 @@ func (p *parser) fences() {
 		}
 		switch {
 		case lang == "json" || (lang == "" && IsJSON(body)):
-			if r, err := ParseClaimsJSON([]byte(body)); err == nil {
+			if r, left, err := readClaimsJSON([]byte(body), true); err == nil {
 				p.jsonAt[i] = r.Claims
+				p.jsonLeft[i] = left
 				for j := i + 1; j < end; j++ {
 					p.skip[j] = true
 				}
@@ -702,7 +720,8 @@ type token struct {
 	url      string
 	quote    string
 	isURL    bool
-	explicit bool // a quote from a label, a blockquote, a table column or a reference
+	explicit bool   // a quote from a label, a blockquote, a table column or a reference
+	via      string // the citation marker that gave the token ("[2]"), or ""
 }
 
 type sentence struct {
@@ -718,7 +737,9 @@ func (p *parser) emit(text string, toks []token) {
 		p.leaveText(text, toks)
 		return
 	}
-	p.claims = append(p.claims, Claim{Text: text, Status: StatusReported, Citations: pair(toks)})
+	cits, via := pairVia(toks)
+	p.claims = append(p.claims, Claim{Text: text, Status: StatusReported, Citations: cits})
+	p.via = append(p.via, via)
 }
 
 // isTalk reports whether a statement is a question, a greeting, an offer of help or a
@@ -765,13 +786,20 @@ func isChatter(text string) bool {
 // quotes (quoted words in the statement) count only when no explicit quote was given. A claim
 // without a URL keeps its quotes on citations with an empty URL, or one empty citation.
 func pair(toks []token) []Citation {
+	cits, _ := pairVia(toks)
+	return cits
+}
+
+// pairVia is pair that also returns, for each citation, the marker its URL came through
+// (token.via), or "".
+func pairVia(toks []token) ([]Citation, []string) {
 	explicit := false
 	for _, t := range toks {
 		if !t.isURL && t.explicit {
 			explicit = true
 		}
 	}
-	type cit struct{ url, quote string }
+	type cit struct{ url, quote, via string }
 	var cits []cit
 	var pending []string
 	lastUsed := false // the last citation already has its quote, or was made for a pending one
@@ -780,12 +808,12 @@ func pair(toks []token) []Citation {
 		case t.isURL:
 			if len(pending) > 0 {
 				for _, q := range pending {
-					cits = append(cits, cit{t.url, q})
+					cits = append(cits, cit{t.url, q, t.via})
 				}
 				pending = nil
 				lastUsed = true
 			} else {
-				cits = append(cits, cit{t.url, ""})
+				cits = append(cits, cit{t.url, "", t.via})
 				lastUsed = false
 			}
 		case explicit && !t.explicit:
@@ -799,18 +827,20 @@ func pair(toks []token) []Citation {
 	if len(pending) > 0 {
 		if len(cits) == 0 {
 			for _, q := range pending {
-				cits = append(cits, cit{"", q})
+				cits = append(cits, cit{"", q, ""})
 			}
 		} else {
-			last := cits[len(cits)-1].url
+			last := cits[len(cits)-1]
 			for _, q := range pending {
-				cits = append(cits, cit{last, q})
+				cits = append(cits, cit{last.url, q, last.via})
 			}
 		}
 	}
 	out := make([]Citation, 0, len(cits))
+	via := make([]string, 0, len(cits))
 	for _, c := range cits {
 		out = append(out, Citation{URL: c.url, Quote: c.quote})
+		via = append(via, c.via)
 	}
-	return finishCitations(out)
+	return finishCitationsVia(out, via)
 }

@@ -1,9 +1,7 @@
 package evidence
 
 import (
-	"slices"
 	"strings"
-	"unicode"
 )
 
 // LeftReason says why the research parser left a piece of text out of the claims.
@@ -29,6 +27,9 @@ const (
 type LeftOut struct {
 	Text   string     `json:"text"`
 	Reason LeftReason `json:"reason"`
+	// Field is, for a JSON value, its place in the paste: claims[3].source_uri,
+	// [0].citations[1].note, summary. It names the member to rename so it is read.
+	Field string `json:"field,omitempty"`
 }
 
 // ParseResearchLeftOut is [ParseResearch] that also reports, in reading order within each
@@ -40,6 +41,16 @@ type LeftOut struct {
 // code), and are nil when the paste cannot be read at all (ErrBadResearch).
 func ParseResearchLeftOut(text string) (Research, []LeftOut, error) {
 	return parseResearch(text)
+}
+
+// Preview is what the paste preview shows of a paste ([ReadPastePreview]): the claims, what
+// the parser left out of them, and, for each claim i and its citation j, Via[i][j], the
+// citation marker of the paste the citation's URL came through ("[2]" for [2], ², (2) or
+// [^2]), or "" for a URL written in the claim itself, in a field or in JSON.
+type Preview struct {
+	Research Research
+	Left     []LeftOut
+	Via      [][]string
 }
 
 // leave records text the parser takes out of the claims.
@@ -100,10 +111,10 @@ func (p *parser) leftOut() []LeftOut {
 					body = append(body, p.lines[j])
 				}
 			}
-			switch claims, isJSON := p.jsonAt[i]; {
+			switch _, isJSON := p.jsonAt[i]; {
 			case isJSON:
 				// The values of the block that are not read into its claims.
-				out = append(out, jsonLeftOut(strings.Join(body, "\n"), Research{Claims: claims})...)
+				out = append(out, p.jsonLeft[i]...)
 			case len(body) == 0:
 			case j >= len(p.lines):
 				// Never closed: it may be a stray fence over prose, so each line is read.
@@ -125,71 +136,16 @@ func (p *parser) leftOut() []LeftOut {
 	return out
 }
 
-// jsonLeftOut returns the string values of a JSON paste that are not read into any claim: a
-// value counts as read when each of its words is a word of one claim's text, URLs or quotes.
-// Object keys are names, not statements, and are not returned.
-func jsonLeftOut(data string, res Research) []LeftOut {
-	v, err := decodeJSON([]byte(data))
-	if err != nil {
-		return nil
-	}
-	sets := make([]map[string]bool, len(res.Claims))
-	for i, c := range res.Claims {
-		parts := []string{c.Text}
-		for _, ct := range c.Citations {
-			parts = append(parts, ct.URL, ct.Quote)
-		}
-		sets[i] = map[string]bool{}
-		for _, w := range wordsOf(strings.Join(parts, " ")) {
-			sets[i][w] = true
-		}
-	}
+// NotRead returns the JSON values among left that the reader did not read and that may hold
+// research: a URL, or a string with at least MinQuoteLen letters or digits (as long as a
+// quote worth looking for). The preview lists them by their place (Field), so that a person
+// can rename a member the reader does not know instead of losing its sources silently.
+func NotRead(left []LeftOut) []LeftOut {
 	var out []LeftOut
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				walk(x[k])
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		case string:
-			ws := wordsOf(x)
-			if len(ws) == 0 {
-				return
-			}
-			for _, set := range sets {
-				if allIn(ws, set) {
-					return
-				}
-			}
-			out = append(out, LeftOut{Text: strings.TrimSpace(x), Reason: LeftJSON})
+	for _, l := range left {
+		if l.Reason == LeftJSON && (hasURL(l.Text) || quoteChars(l.Text) >= MinQuoteLen) {
+			out = append(out, l)
 		}
 	}
-	walk(v)
 	return out
-}
-
-// wordsOf are the lowercased runs of letters and digits of s.
-func wordsOf(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
-
-func allIn(ws []string, set map[string]bool) bool {
-	for _, w := range ws {
-		if !set[w] {
-			return false
-		}
-	}
-	return true
 }

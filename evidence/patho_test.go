@@ -32,6 +32,12 @@ var pathological = []struct {
 	{"superscript digits", "¹"},
 	{"link targets that never close", "[a]("},
 	{"fences", "```\n"},
+	{"nested straight quotes that never close", "\"a "},
+	{"nested curly quotes that never close", "“a "},
+	{"nested guillemets that never close", "«a "},
+	{"elided quotes", "l'\"a "},
+	{"markers after full stops", "A. [1] "},
+	{"parentheses of links after full stops", "A. ([a](https://x.example) "},
 }
 
 // TestParsePathologicalIsFast: parsing stays linear on inputs built to make a careless rule

@@ -67,18 +67,36 @@ type pasteData struct {
 	Previewed bool
 	Notes     int // citations that cannot be checked
 	URLs      int
+	// NotRead are the values of a JSON paste the reader did not read that may hold a source
+	// or a quote (evidence.NotRead), shown by their place so the person can rename them.
+	NotRead []evidence.LeftOut
+	// Claims are the claims as the preview shows them: each quote with the source it will be
+	// checked against and the marker of the paste that named that source.
+	Claims []previewClaim
+}
+
+type previewClaim struct {
+	Text string
+	Rows []previewRow
+}
+
+// previewRow is one citation of a claim in the preview: the quote, the URL it is checked
+// against, the marker of the paste that gave the URL ("[2]", or ""), and the note.
+type previewRow struct {
+	Quote, URL, Via, Note string
 }
 
 func (s *server) pagePasteForm(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "paste", "", view{Title: "Paste research", Data: pasteData{}})
 }
 
-// preview reads text with evidence.ReadPaste, the one intake path the commit, the API and
-// `ledger import` use too; a paste that cannot be read is a problem shown on the page, not
+// preview reads text with evidence.ReadPasteLeftOut, the one intake path (evidence.ReadPaste)
+// the commit, the API and `ledger import` use too; a paste that cannot be read is a problem shown on the page, not
 // an error page.
 func preview(text string) pasteData {
 	d := pasteData{Text: text, Hash: textHash(text), Previewed: true}
-	res, err := evidence.ReadPaste([]byte(text))
+	pv, err := evidence.ReadPastePreview([]byte(text))
+	d.NotRead = evidence.NotRead(pv.Left)
 	if err != nil {
 		d.Problem = err.Error()
 		if strings.TrimSpace(text) == "" {
@@ -86,9 +104,15 @@ func preview(text string) pasteData {
 		}
 		return d
 	}
-	d.Research = res
-	for _, c := range res.Claims {
-		for _, ct := range c.Citations {
+	d.Research = pv.Research
+	for i, c := range pv.Research.Claims {
+		pc := previewClaim{Text: c.Text}
+		for j, ct := range c.Citations {
+			row := previewRow{Quote: ct.Quote, URL: ct.URL, Note: ct.Note}
+			if i < len(pv.Via) && j < len(pv.Via[i]) {
+				row.Via = pv.Via[i][j]
+			}
+			pc.Rows = append(pc.Rows, row)
 			if ct.Note != "" {
 				d.Notes++
 			}
@@ -96,6 +120,7 @@ func preview(text string) pasteData {
 				d.URLs++
 			}
 		}
+		d.Claims = append(d.Claims, pc)
 	}
 	return d
 }
