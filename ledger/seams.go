@@ -75,9 +75,9 @@ type SeamView struct {
 	// while open, for a decision that clears them, and for a resolution recorded before
 	// decisions were fixed.
 	Standing   evidence.Standing `json:"standing,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-	ResolvedAt string `json:"resolved_at,omitempty"`
-	ResolvedBy string `json:"resolved_by,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
+	ResolvedAt string            `json:"resolved_at,omitempty"`
+	ResolvedBy string            `json:"resolved_by,omitempty"`
 }
 
 // checkSeamShape refuses a seam whose kind, summary or lists do not fit together (see
