@@ -98,14 +98,14 @@ var decisionSets = map[SeamKind][]Choice{
 		{DecisionCannotTell, "cannot tell: the claim is not used"},
 	},
 	SeamAbsence: {
-		{DecisionEstablished, "established: a source of record states the claim"},
-		{DecisionNotEstablished, "not established: no source of record states it; the claim is not used"},
+		{DecisionEstablished, "a source of record states the claim"},
+		{DecisionNotEstablished, "no source of record states it: the claim is not used"},
 		{DecisionCannotTell, "cannot tell: the claim is not used"},
 	},
 	SeamManual: {
-		{DecisionFound, "found_at_source: the quote is on the page"},
-		{DecisionNotFound, "not_found: the quote is not on the page, or the page does not exist"},
-		{DecisionUnreachable, "unreachable: the page cannot be read"},
+		{DecisionFound, "the quote is on the page"},
+		{DecisionNotFound, "the quote is not on the page, or the page does not exist"},
+		{DecisionUnreachable, "the page cannot be read"},
 	},
 }
 
