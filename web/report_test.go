@@ -49,7 +49,7 @@ func goldenHandOff() ledger.HandOff {
 				Standing: evidence.StandingContradicted, OpenSeams: []string{}, Decisions: []ledger.ClaimDecision{{Seam: "s_00000000000000e2", Kind: evidence.SeamContradiction,
 					Decision: "contradicted", Standing: evidence.StandingContradicted, Reason: "The page counts *300* animals, not 500.", ResolvedBy: "user:vera", ResolvedAt: "2026-11-30T10:01:30.000Z"}},
 				Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000007", URL: "https://whales.example/survey", Quote: "300 individual animals were counted", Status: evidence.StatusFound,
-					Note: "found as written; but the claim says “500” where neither the quote nor the page's words around it give that figure (the quote gives “300”) (seam s_00000000000000e2)",
+					Note:    "found as written; but the claim says “500” where neither the quote nor the page's words around it give that figure (the quote gives “300”) (seam s_00000000000000e2)",
 					Excerpt: "In the survey, 300 individual animals were counted.", FetchedAt: "2026-11-30T10:01:04.000Z", SHA256: strings.Repeat("34", 32), ResidualRisk: risk}}},
 			{ID: "c_00000000000000c5", Text: "Acme is loved\nby everyone.", Status: evidence.StatusReported, Withheld: evidence.WithheldUnchecked, OpenSeams: []string{}, Decisions: []ledger.ClaimDecision{},
 				Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000006", Status: evidence.StatusReported, Note: evidence.NoteNoSource}}},
