@@ -378,9 +378,18 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	var problems []string
 	var seams []string
-	seams = append(seams, lc.OpenSeams...)
+	// A seam about the claim and one of its citations is named once.
+	for _, id := range lc.OpenSeams {
+		if !slices.Contains(seams, id) {
+			seams = append(seams, id)
+		}
+	}
 	for _, ct := range lc.Citations {
-		seams = append(seams, ct.OpenSeams...)
+		for _, id := range ct.OpenSeams {
+			if !slices.Contains(seams, id) {
+				seams = append(seams, id)
+			}
+		}
 	}
 	statuses := make([]evidence.Status, len(lc.Citations))
 	for i, ct := range lc.Citations {
