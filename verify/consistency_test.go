@@ -71,4 +71,11 @@ func TestCheckConsistencyOpensContradiction(t *testing.T) {
 	if out := check("Tourism accounted for 15% of Tunisia's GDP in 2013.", quote); out.Seam != nil || len(out.Checked.Consistency) != 0 {
 		t.Errorf("a consistent claim opened %+v (%+v)", out.Seam, out.Checked.Consistency)
 	}
+	// A figure the page does not give opens the seam too, and is named in it.
+	out = check("Tourism accounted for 15% of Tunisia's GDP in 2013, with 7 million visitors.", quote)
+	if out.Checked.Status != evidence.StatusFound || out.Seam == nil || out.Seam.Kind != evidence.SeamContradiction ||
+		len(out.Checked.Consistency) != 1 || out.Checked.Consistency[0].Kind != evidence.MismatchFigure || out.Checked.Consistency[0].Claim != "7 million" ||
+		!strings.Contains(out.Seam.Summary, "“7 million”") {
+		t.Errorf("a figure not on the page: %+v, seam %+v", out.Checked.Consistency, out.Seam)
+	}
 }
