@@ -95,6 +95,10 @@ func FuzzNumberTokens(f *testing.F) {
 	for _, s := range []string{"près de 5 500 morts", "In 2020 500 people", "−25.6 °C (−14.08 °F)", "1 1/2 cups", "1,000.5", "10⁶", "2020-21"} {
 		f.Add(s)
 	}
+	for _, c := range readConsistencyCases(f) {
+		f.Add(c.Claim)
+		f.Add(c.Quote + " " + c.Context)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if !utf8.ValidString(s) {
 			return
