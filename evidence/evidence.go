@@ -183,6 +183,11 @@ const (
 	// host name that does not exist): its status is not_found, since a fabricated source is
 	// what a check exists to catch. The fetch's reason follows a colon.
 	NoteAbsent = "the cited page does not exist"
+	// NoteNoHost begins the note of a citation whose host name does not exist (the name
+	// server says there is no such host): the research named a web site that is not there.
+	// It begins with NoteAbsent; the source list shows such a source apart (a host that
+	// does not exist is nothing to classify). The host's name and "does not exist" follow.
+	NoteNoHost = NoteAbsent + ": the host"
 	// NoteNotHTTP: the URL is not http or https; it is kept as written and never fetched.
 	NoteNotHTTP = "not an http(s) URL: kept, never fetched"
 )

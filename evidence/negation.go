@@ -108,10 +108,11 @@ func IsNegation(w string) bool {
 // A word that negates in one language and is a common word of another (homographs: "sin",
 // "no", "mai", ...) counts unless passage, the text the quote stands in, is written in that
 // other language and not in one where the word negates: "original sin" in an English
-// passage is no negation, "sin" in a Spanish one is. The language is read from the
-// passage's function words (the page's language is not known to the matcher); when it
-// cannot be told, every list applies.
-func Negation(omitted, passage string) string {
+// passage is no negation, "sin" in a Spanish one is. The language is the
+// language the page declares (docLang, a BCP 47 tag such as "en-GB" or "pt-BR", "" when
+// there is none) when it is one of the lists' languages, else from the passage's function
+// words; when neither tells, every list applies.
+func Negation(omitted, passage, docLang string) string {
 	text := seenLower(omitted)
 	for _, n := range unspacedNegations {
 		if strings.Contains(text, n) {
@@ -135,7 +136,10 @@ func Negation(omitted, passage string) string {
 		}
 		if other := homographs[word]; other != 0 {
 			if !guessed {
-				langs, guessed = passageLanguages(passage), true
+				langs, guessed = tagLanguage(docLang), true
+				if langs == 0 {
+					langs = passageLanguages(passage)
+				}
 			}
 			if langs&other != 0 && langs&neg == 0 {
 				continue
@@ -144,6 +148,20 @@ func Negation(omitted, passage string) string {
 		return word
 	}
 	return ""
+}
+
+// tagLanguages maps the primary subtag of a language tag to the lists' languages.
+var tagLanguages = map[string]lang{
+	"en": langEN, "de": langDE, "fr": langFR, "es": langES, "it": langIT, "pt": langPT,
+	"nl": langNL, "cs": langCS, "pl": langPL, "ru": langRU,
+}
+
+// tagLanguage returns the language of the lists a BCP 47 tag names by its primary subtag
+// ("en-GB" → English), or 0 for a tag of another language, a malformed one or "".
+func tagLanguage(tag string) lang {
+	primary, _, _ := strings.Cut(strings.TrimSpace(tag), "-")
+	primary, _, _ = strings.Cut(primary, "_")
+	return tagLanguages[strings.ToLower(primary)]
 }
 
 // seenLower is text as a reader sees it, lower case: invisible characters dropped,

@@ -61,8 +61,36 @@ func TestNegation(t *testing.T) {
 		{"Portuguese apenas is only", " apenas ", "O governo aprovou apenas a reforma da previdência, disse o ministro.", ""},
 	} {
 		t.Run(c.desc, func(t *testing.T) {
-			if got := Negation(c.omitted, c.passage); got != c.want {
+			if got := Negation(c.omitted, c.passage, ""); got != c.want {
 				t.Fatalf("Negation(%q, %q) = %q, want %q", c.omitted, c.passage, got, c.want)
+			}
+		})
+	}
+}
+
+// TestNegationDeclaredLanguage: the language the page declares decides for a word that is a
+// negation in one language and a common word in another, where the passage is too short to
+// tell; a tag of a language the lists do not have leaves the passage to tell.
+func TestNegationDeclaredLanguage(t *testing.T) {
+	for _, c := range []struct {
+		desc, omitted, passage, lang, want string
+	}{
+		{"sin on an English page", " sin ", "Revenue sin", "en", ""},
+		{"sin on a British English page", " sin ", "Revenue sin", "en-GB", ""},
+		{"sin on a Spanish page", " sin ", "Revenue sin", "es", "sin"},
+		{"mai on a French page", " en mai ", "Votée en mai", "fr-FR", ""},
+		{"mai on an Italian page", " mai ", "Votata mai", "it", "mai"},
+		{"no on a Brazilian page", " no ", "Discursou no Congresso", "pt-BR", ""},
+		{"no on a Spanish page", " no ", "Discursou no Congresso", "es", "no"},
+		{"an underscore tag", " sin ", "Revenue sin", "en_US", ""},
+		{"a tag in capitals", " sin ", "Revenue sin", "EN", ""},
+		{"a language the lists lack: the passage tells", " sin ", "The doctrine of original sin was central to the debate.", "ja", ""},
+		{"a language the lists lack, a short passage: every list", " sin ", "Revenue sin", "ja", "sin"},
+		{"a declared language does not hide a plain negation", " not ", "It is not", "fr", "not"},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			if got := Negation(c.omitted, c.passage, c.lang); got != c.want {
+				t.Fatalf("Negation(%q, %q, %q) = %q, want %q", c.omitted, c.passage, c.lang, got, c.want)
 			}
 		})
 	}

@@ -104,6 +104,20 @@ func (f *Fetcher) fetchSheet(ctx context.Context, u string) Sheet {
 	return sh
 }
 
+// LinkedSheets returns how many distinct style sheets an HTML page at pageURL links and
+// imports from its <style> elements: those Fetch fetches with it (up to MaxSheets) and
+// Result.Extract applies. 0 for a body that is not HTML (Fetch fetches sheets for HTML only).
+func LinkedSheets(body []byte, contentType, pageURL string) int {
+	if !isHTML(contentType) {
+		return 0
+	}
+	seen := map[string]bool{}
+	for _, r := range sheetRefs(body, contentType, pageURL) {
+		seen[r.url] = true
+	}
+	return len(seen)
+}
+
 // sheetRefs lists, in document order, the style sheets an HTML page links (see
 // linkedSheet) and those its <style> elements import, resolved against the page's first
 // <base href> or its URL. It reads the tokens only, so it finds the links the extractors'

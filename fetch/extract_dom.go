@@ -32,6 +32,9 @@ func extractDOM(body []byte, contentType, pageURL string, sheets []Sheet) (Text,
 		return Text{}, fmt.Errorf("fetch: parse HTML: %w", err)
 	}
 	var t Text
+	if root := doc.Find("html"); root.Length() > 0 {
+		t.Lang = documentLang(root.Nodes[0].Attr)
+	}
 	doc.Find("title").EachWithBreak(func(_ int, sel *goquery.Selection) bool {
 		if sel.Closest("svg").Length() > 0 {
 			return true

@@ -166,3 +166,55 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestExtractLang: both extractors read the language the root element declares (lang,
+// else xml:lang), and Result.Extract falls back to the response's Content-Language.
+func TestExtractLang(t *testing.T) {
+	for _, c := range []struct {
+		desc, body, head, want string
+	}{
+		{"lang on html", `<html lang="pt-BR"><p>Olá</p></html>`, "", "pt-BR"},
+		{"lang with spaces and capitals", `<HTML LANG=" EN-gb "><p>Hi</p></HTML>`, "", "EN-gb"},
+		{"xml:lang when lang is absent", `<html xml:lang="fr"><p>Salut</p></html>`, "", "fr"},
+		{"lang wins over xml:lang", `<html xml:lang="fr" lang="de"><p>Hallo</p></html>`, "", "de"},
+		{"an empty lang: xml:lang", `<html lang="" xml:lang="es"><p>Hola</p></html>`, "", "es"},
+		{"lang on a paragraph only is not the page's", `<html><p lang="es">Hola</p></html>`, "", ""},
+		{"no html tag", `<p>Hola</p>`, "", ""},
+		{"Content-Language when the page declares none", `<p>Hallo</p>`, "HTTP/1.1 200 OK\r\nContent-Language: de-AT, en\r\nContent-Type: text/html\r\n\r\n", "de-AT"},
+		{"the page's own lang wins over the header", `<html lang="it"><p>Ciao</p></html>`, "HTTP/1.1 200 OK\r\nContent-Language: de\r\n\r\n", "it"},
+	} {
+		for _, ex := range extractors {
+			t.Run(c.desc+"/"+ex.name, func(t *testing.T) {
+				r := &Result{Body: []byte(c.body), ContentType: "text/html", ResponseHead: []byte(c.head)}
+				txt, err := r.Extract(ex.fn)
+				if err != nil {
+					t.Fatalf("Extract: %v", err)
+				}
+				if txt.Lang != c.want {
+					t.Fatalf("Lang = %q, want %q", txt.Lang, c.want)
+				}
+			})
+		}
+	}
+}
+
+// TestLinkedSheets: the sheets a page links and its <style> elements import are counted
+// once each, as Fetch fetches them; a body with none, plain text and a PDF count 0.
+func TestLinkedSheets(t *testing.T) {
+	for _, c := range []struct {
+		desc, body, contentType string
+		want                    int
+	}{
+		{"two links and an import", `<link rel=stylesheet href=a.css><link rel="stylesheet" href="/b.css"><style>@import "c.css";</style>`, "text/html", 3},
+		{"the same sheet twice", `<link rel=stylesheet href=a.css><link rel=stylesheet href="https://site.example/a.css">`, "text/html", 1},
+		{"an alternate sheet is not applied", `<link rel="alternate stylesheet" href=a.css>`, "text/html", 0},
+		{"no sheets", `<p>Hi</p>`, "text/html", 0},
+		{"plain text", `<link rel=stylesheet href=a.css>`, "text/plain", 0},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			if got := LinkedSheets([]byte(c.body), c.contentType, "https://site.example/page"); got != c.want {
+				t.Fatalf("LinkedSheets = %d, want %d", got, c.want)
+			}
+		})
+	}
+}

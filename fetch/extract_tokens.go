@@ -85,6 +85,7 @@ func (tt *tokenTree) read(z *html.Tokenizer) Text {
 		t                 Text
 		og                string
 		inTitle, hadTitle bool
+		hadHTML           bool
 	)
 	for !tt.tooDeep {
 		tok := z.Next()
@@ -106,6 +107,9 @@ func (tt *tokenTree) read(z *html.Tokenizer) Text {
 			tt.text(string(text))
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, attrs := tagOf(z)
+			if name == "html" && !hadHTML {
+				t.Lang, hadHTML = documentLang(attrs), true
+			}
 			if name == "meta" {
 				if content, preferred, ok := description(attrs); ok {
 					if preferred && t.Description == "" {

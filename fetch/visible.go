@@ -16,6 +16,11 @@ type Text struct {
 	Title       string // the document <title>
 	Description string // <meta name="description">, or else og:description
 	Body        string // the visible text of the body, whitespace folded to single spaces
+	// Lang is the language the page declares for its text, a BCP 47 tag as written: the
+	// root element's lang (or xml:lang) attribute, else the response's Content-Language
+	// (its first tag); "" when the page declares none. The matcher's negation check reads
+	// it (evidence.Negation).
+	Lang string
 	// PDF is what is known of a PDF's pages; nil for a web page.
 	PDF *PDFText
 	// restyle, for a web page read without the style sheets it links, reads it again with
@@ -185,6 +190,37 @@ func description(attrs []html.Attribute) (content string, preferred, ok bool) {
 	return "", false, false
 }
 
+// documentLang returns the language the attributes of a root <html> element declare: lang,
+// else xml:lang, trimmed; "" when neither is there.
+func documentLang(attrs []html.Attribute) string {
+	xml := ""
+	for _, a := range attrs {
+		switch strings.ToLower(a.Key) {
+		case "lang":
+			if v := strings.TrimSpace(a.Val); v != "" {
+				return v
+			}
+		case "xml:lang":
+			xml = strings.TrimSpace(a.Val)
+		}
+	}
+	return xml
+}
+
+// contentLanguage returns the first language tag of the Content-Language field in a
+// response head, or "".
+func contentLanguage(head []byte) string {
+	for _, line := range strings.Split(string(head), "\r\n") {
+		name, val, ok := strings.Cut(line, ":")
+		if !ok || !strings.EqualFold(strings.TrimSpace(name), "Content-Language") {
+			continue
+		}
+		first, _, _ := strings.Cut(val, ",")
+		return strings.TrimSpace(first)
+	}
+	return ""
+}
+
 // foldSpace collapses each run of HTML whitespace (space, tab, CR, LF, FF) to one space and
 // trims the ends. Other spaces (NBSP, U+3000, zero-width) are the page's own and are kept.
 func foldSpace(s string) string {
@@ -324,6 +360,9 @@ func (r *Result) Extract(extract func(body []byte, contentType string) (Text, er
 			t, err = rs.read(r.FinalURL, r.Sheets)
 			t.restyle = nil
 		}
+	}
+	if t.Lang == "" && t.PDF == nil {
+		t.Lang = contentLanguage(r.ResponseHead)
 	}
 	if (err == nil || errors.Is(err, ErrTruncated)) && r.Truncated {
 		err = fmt.Errorf("%w: only the first %d bytes were read", ErrTruncated, len(r.Body))

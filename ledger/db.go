@@ -99,6 +99,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		clock = realClock{}
 	}
 	s := &Store{dir: dir, path: path, now: now, origin: opts.Origin, noTree: opts.noTree, clock: clock, wdb: wdb, rdb: rdb}
+	if err := backupIfBehind(ctx, wdb, dir, now()); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
+	}
 	if err := migrate(ctx, wdb); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open ledger database %s: %w", path, err)
@@ -340,6 +344,21 @@ func listMigrations() []migration {
 
 // latestMigration is the schema version this program builds.
 func latestMigration() int { return len(listMigrations()) }
+
+// backupIfBehind copies a ledger whose schema is older than this program's to
+// dir/backups before the migrations change it (see backupBeforeMigration); a new, empty
+// database and a current one are not copied.
+func backupIfBehind(ctx context.Context, db *sql.DB, dir string, now time.Time) error {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if version == 0 || version >= latestMigration() {
+		return nil
+	}
+	_, err := backupBeforeMigration(ctx, db, dir, version, now)
+	return err
+}
 
 // migrate applies the migrations the database lacks, each in its own transaction together
 // with the new schema version. Concurrent openers serialize on the write lock.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"evidenceledger/evidence"
 )
@@ -34,7 +35,15 @@ type SourceView struct {
 	Citations    int    `json:"citations"`
 	// Found counts the citations found at this source.
 	Found int `json:"found"`
+	// NoHost counts the citations checked and found not to exist because their host name
+	// does not exist (evidence.NoteNoHost). A source all of whose citations are such is a
+	// web site the research named that is not there (see [SourceView.Absent]).
+	NoHost int `json:"no_host"`
 }
+
+// Absent reports whether every citation of the source was checked and its host name does
+// not exist: the source is not there, and there is nothing to classify.
+func (v SourceView) Absent() bool { return v.Citations > 0 && v.NoHost == v.Citations }
 
 // ClassifySource sets a source's class (primary, semi or lead) and, when publisher is not
 // empty, its publisher, as one source.classified event recorded by actor; the projector then
@@ -125,8 +134,9 @@ func (s *Store) Sources(ctx context.Context) ([]SourceView, error) {
 func loadSources(ctx context.Context, q *sql.Tx, where string, args ...any) ([]SourceView, error) {
 	rows, err := q.QueryContext(ctx, `SELECT s.id, s.class, s.publisher, coalesce(s.classified_by, ''), coalesce(s.classified_at, ''),
 		(SELECT count(*) FROM citations ct WHERE ct.source = s.id),
-		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = 'found_at_source')
-		FROM sources s WHERE `+where+` ORDER BY s.id`, args...)
+		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = 'found_at_source'),
+		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = 'not_found' AND substr(ct.note, 1, ?) = ?)
+		FROM sources s WHERE `+where+` ORDER BY s.id`, append([]any{utf8.RuneCountInString(evidence.NoteNoHost), evidence.NoteNoHost}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("read sources: %w", err)
 	}
@@ -134,7 +144,7 @@ func loadSources(ctx context.Context, q *sql.Tx, where string, args ...any) ([]S
 	out := []SourceView{}
 	for rows.Next() {
 		var v SourceView
-		if err := rows.Scan(&v.ID, &v.Class, &v.Publisher, &v.ClassifiedBy, &v.ClassifiedAt, &v.Citations, &v.Found); err != nil {
+		if err := rows.Scan(&v.ID, &v.Class, &v.Publisher, &v.ClassifiedBy, &v.ClassifiedAt, &v.Citations, &v.Found, &v.NoHost); err != nil {
 			return nil, fmt.Errorf("read sources: %w", err)
 		}
 		out = append(out, v)

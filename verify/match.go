@@ -115,6 +115,7 @@ func MatchQuote(pageText, quote string) (Match, error) {
 // each tier used, and 4 bytes per folded byte of each tier mapped.
 type PageText struct {
 	text  string
+	lang  string // the language the page declares, or "" (see [PageText.InLanguage])
 	mu    sync.Mutex
 	folds [TierCase + 1]*folded
 
@@ -126,6 +127,14 @@ type PageText struct {
 
 // NewPageText prepares text for matching; nothing is folded yet.
 func NewPageText(text string) *PageText { return &PageText{text: text} }
+
+// InLanguage records lang, the BCP 47 tag of the language the page declares
+// ([fetch.Text.Lang]), for the negation check of quotes with an ellipsis
+// ([evidence.Negation]), and returns p. Call it before the first Match.
+func (p *PageText) InLanguage(lang string) *PageText {
+	p.lang = lang
+	return p
+}
 
 // Text returns the page text.
 func (p *PageText) Text() string { return p.text }
@@ -183,7 +192,7 @@ func (p *PageText) Match(quote string) (Match, error) {
 	if len(p.text) >= math.MaxInt32 {
 		return Match{}, fmt.Errorf("match quote: page text of %d bytes is too large (limit 2 GiB); check the page's size limit", len(p.text))
 	}
-	starts, negation, ok := findChain(p.text, p.cursors(TierExact, p.text, p.exact(), parts, nil))
+	starts, negation, ok := findChain(p.text, p.lang, p.cursors(TierExact, p.text, p.exact(), parts, nil))
 	if ok {
 		spans := make([]Span, len(parts))
 		for i, s := range starts {
@@ -202,7 +211,7 @@ func (p *PageText) Match(quote string) (Match, error) {
 			cases = caseRules(p.fold(TierPunctuation, false).text, pparts)
 		}
 		page := p.fold(t, false)
-		starts, neg, ok := findChain(page.text, p.cursors(t, page.text, &page.facts, fparts, cases))
+		starts, neg, ok := findChain(page.text, p.lang, p.cursors(t, page.text, &page.facts, fparts, cases))
 		if ok {
 			page := p.fold(t, true)
 			spans := make([]Span, len(fparts))
@@ -327,7 +336,7 @@ func excerptSpan(page string, start, end int) Span {
 //
 // Each part keeps a cursor that only moves forwards, so the cost is linear in len(hay) for a
 // given quote and the memory is that of the quote.
-func findChain(hay string, cur []cursor) (starts []int, negation string, ok bool) {
+func findChain(hay, lang string, cur []cursor) (starts []int, negation string, ok bool) {
 	parts := make([]string, len(cur))
 	for i := range cur {
 		parts[i] = cur[i].part
@@ -351,7 +360,7 @@ func findChain(hay string, cur []cursor) (starts []int, negation string, ok bool
 			end = sk + len(parts[k])
 		}
 		if fitsGap(hay, parts, starts) {
-			neg := droppedNegation(hay, parts, starts)
+			neg := droppedNegation(hay, lang, parts, starts)
 			if neg == "" {
 				return starts, "", true
 			}
@@ -386,12 +395,13 @@ func fitsGap(hay string, parts []string, starts []int) bool {
 }
 
 // droppedNegation returns the first negation in the text left out between the placed parts,
-// or "". The passage from the first part to the last tells the language of the words.
-func droppedNegation(hay string, parts []string, starts []int) string {
+// or "". The page's declared language, else the passage from the first part to the last,
+// tells the language of the words.
+func droppedNegation(hay, lang string, parts []string, starts []int) string {
 	last := len(parts) - 1
 	passage := hay[starts[0] : starts[last]+len(parts[last])]
 	for k := 1; k < len(parts); k++ {
-		if n := evidence.Negation(hay[starts[k-1]+len(parts[k-1]):starts[k]], passage); n != "" {
+		if n := evidence.Negation(hay[starts[k-1]+len(parts[k-1]):starts[k]], passage, lang); n != "" {
 			return n
 		}
 	}

@@ -13,6 +13,7 @@ import (
 type meaningCase struct {
 	Rule     string `json:"rule"`
 	Desc     string `json:"desc"`
+	Lang     string `json:"lang"` // the language the page declares, or ""
 	Page     string `json:"page"`
 	Quote    string `json:"quote"`
 	Found    bool   `json:"found"`
@@ -20,14 +21,14 @@ type meaningCase struct {
 }
 
 // TestMatchMeaning runs the cases of testdata/quotes/meaning.jsonl: whole numbers,
-// superscripts, capitals, dashes, bidi controls and negations left out by an ellipsis
-// (docs/matching.md).
+// superscripts, capitals, dashes, bidi controls, negations left out by an ellipsis, and the
+// page's declared language deciding what is a negation (docs/matching.md).
 func TestMatchMeaning(t *testing.T) {
 	rules := map[string]int{}
 	for _, c := range readJSONL[meaningCase](t, "meaning.jsonl") {
 		rules[c.Rule]++
 		t.Run(c.Rule+"/"+c.Desc, func(t *testing.T) {
-			m, err := MatchQuote(c.Page, c.Quote)
+			m, err := NewPageText(c.Page).InLanguage(c.Lang).Match(c.Quote)
 			if err != nil {
 				t.Fatalf("MatchQuote(%q): %v", c.Quote, err)
 			}
@@ -43,7 +44,7 @@ func TestMatchMeaning(t *testing.T) {
 			}
 		})
 	}
-	for _, rule := range []string{"number", "superscript", "case", "dash", "bidi", "negation"} {
+	for _, rule := range []string{"number", "superscript", "case", "dash", "bidi", "negation", "language"} {
 		if rules[rule] < 5 {
 			t.Errorf("meaning.jsonl has %d cases of the rule %q; want at least 5", rules[rule], rule)
 		}

@@ -190,7 +190,7 @@ func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTa
 		call.Outcome = "not asked: " + j.Problem
 		return j, call
 	}
-	pt := NewPageText(text.Body)
+	pt := NewPageText(text.Body).InLanguage(text.Lang)
 	passages := v.passages(pt, t)
 	var user strings.Builder
 	user.WriteString("Claim: " + t.ClaimText + "\n\nPassages from the page:\n")

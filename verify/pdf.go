@@ -69,7 +69,7 @@ func unbarred(s string) string { return strings.ReplaceAll(s, string(columnBarri
 func (c *Capture) setText(text fetch.Text) {
 	c.PDF = text.PDF
 	if text.PDF == nil {
-		c.Text = NewPageText(text.Body)
+		c.Text = NewPageText(text.Body).InLanguage(text.Lang)
 		return
 	}
 	c.Text = NewPageText(barred(text.Body, text.PDF.Breaks))

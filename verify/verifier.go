@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"evidenceledger/evidence"
@@ -139,7 +140,8 @@ func (v *QuoteVerifier) Verify(ctx context.Context, t evidence.CheckTarget) Repo
 //   - not found in a complete, readable page, or found only with an ellipsis that drops a
 //     negation: not_found;
 //   - the page does not exist (404, 410, a host that does not exist): not_found with the note
-//     evidence.NoteAbsent — a fabricated source is what the check exists to catch;
+//     evidence.NoteAbsent (evidence.NoteNoHost for a host) — a fabricated source is what the
+//     check exists to catch;
 //   - the page cannot be read (any other fetch error, or an undecodable, empty or cut-off
 //     text in which the quote was not found): unreachable, with the reason in plain words.
 //
@@ -154,6 +156,14 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 			reason = fe.Reason
 		}
 		if fe != nil && fe.Absent() {
+			note := evidence.NoteAbsent + ": " + reason
+			if kind == fetch.KindNoHost {
+				host := fe.URL
+				if u, err := url.Parse(fe.URL); err == nil && u.Hostname() != "" {
+					host = u.Hostname()
+				}
+				note = evidence.NoteNoHost + " " + host + " does not exist (the name server answered that there is no such host)"
+			}
 			return Report{
 				Result: evidence.VerifierResult{
 					Verifier:         v.name,
@@ -161,7 +171,7 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 					AccuracyEstimate: fetchEstimate(kind),
 					Reasoning:        fmt.Sprintf("fetching %s: %s; the cited page does not exist, so the quote is not at its source", t.URL, reason),
 				},
-				Note: evidence.NoteAbsent + ": " + reason,
+				Note: note,
 				Page: page,
 			}
 		}

@@ -19,6 +19,16 @@ type VerifierText struct {
 // fetcher's rule ([fetch.IsPDF]), for those that show stored pages.
 func IsPDF(contentType string, body []byte) bool { return fetch.IsPDF(contentType, body) }
 
+// LinkedSheets returns how many style sheets a stored HTML page links ([fetch.LinkedSheets]).
+// The verifiers applied them when they checked the page; the ledger stores the page alone,
+// so [VerifierTexts] reads it without them.
+func LinkedSheets(body []byte, contentType, pageURL string) int {
+	if IsPDF(contentType, body) {
+		return 0
+	}
+	return fetch.LinkedSheets(body, contentType, pageURL)
+}
+
 // VerifierTexts returns, in the order the verifiers run, the text each default verifier
 // ([NewDOMVerifier], [NewTokensVerifier]) reads from a stored body with its content type,
 // through the same extractors. A body the fetcher cut off at its size limit (truncated) is

@@ -283,7 +283,7 @@ func (s *server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	setSessionCookie(w, sess)
+	s.setSessionCookie(w, sess)
 	seeOther(w, r, next)
 }
 
@@ -293,7 +293,7 @@ func (s *server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, v, err)
 		return
 	}
-	clearSessionCookie(w)
+	s.clearSessionCookie(w)
 	seeOther(w, r, "/signin")
 }
 
@@ -373,7 +373,7 @@ func (s *server) handleSetup(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	setSessionCookie(w, sess)
+	s.setSessionCookie(w, sess)
 	v := viewer{User: sess.User, sessionID: sess.ID, CSRF: csrfToken(sess.ID)}
 	s.render(w, r, http.StatusCreated, "setup", "", view{Title: "First run", Viewer: v, Data: setupData{Name: name, APIToken: apiToken}})
 }

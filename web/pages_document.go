@@ -31,6 +31,9 @@ type documentData struct {
 	Texts    []pageText
 	// PDF: the page is a PDF, so its raw bytes are a download, not text.
 	PDF bool
+	// Sheets is how many style sheets the page links: the verifiers applied them, this
+	// view reads the stored page without them.
+	Sheets int
 }
 
 // pageDocumentText is GET /documents/{sha}/text?claim=ID&citation=ID: the stored page as
@@ -42,7 +45,7 @@ func (s *server) pageDocumentText(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	d := documentData{Page: p, PDF: verify.IsPDF(p.ContentType, p.Body)}
+	d := documentData{Page: p, PDF: verify.IsPDF(p.ContentType, p.Body), Sheets: verify.LinkedSheets(p.Body, p.ContentType, p.FinalURL)}
 	if claim, citation := r.URL.Query().Get("claim"), r.URL.Query().Get("citation"); claim != "" || citation != "" {
 		c, err := s.cfg.Ledger.Claim(r.Context(), claim)
 		if err != nil {

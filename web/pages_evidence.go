@@ -514,7 +514,10 @@ func (s *server) pageResolve(w http.ResponseWriter, r *http.Request) {
 }
 
 type sourcesData struct {
-	Sources []ledger.SourceView
+	Sources []ledger.SourceView // the sources there are, to classify
+	// Absent are the sources of this page whose every citation was checked and whose host
+	// name does not exist: listed apart, with nothing to classify.
+	Absent  []ledger.SourceView
 	Classes []string
 	Pager   pager
 }
@@ -532,7 +535,14 @@ func (s *server) pageSources(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	d := sourcesData{Sources: sp.Sources, Classes: classChoices, Pager: pagerOf(r, "/sources", sp.Cursors)}
+	d := sourcesData{Sources: []ledger.SourceView{}, Classes: classChoices, Pager: pagerOf(r, "/sources", sp.Cursors)}
+	for _, v := range sp.Sources {
+		if v.Absent() {
+			d.Absent = append(d.Absent, v)
+		} else {
+			d.Sources = append(d.Sources, v)
+		}
+	}
 	s.render(w, r, http.StatusOK, "sources", "", view{Title: "Sources", Data: d})
 }
 

@@ -122,6 +122,22 @@ func WriteReport(w io.Writer, h ledger.HandOff, format string) error {
 	return err
 }
 
+// reportSchema is the JSON Schema (draft 2020-12) of the JSON report: the published shape of
+// WriteReport's ReportJSON output, which TestReportSchema holds it to.
+//
+//go:embed schema/report.schema.json
+var reportSchema []byte
+
+// handleReportSchema is GET /api/report.schema.json: the schema is documentation, served
+// without sign-in.
+func handleReportSchema(w http.ResponseWriter, _ *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Type", "application/schema+json")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Security-Policy", "default-src 'none'")
+	w.Write(reportSchema)
+}
+
 // reportContentType is the media type of a report format.
 func reportContentType(format string) string {
 	switch format {

@@ -228,6 +228,7 @@ func TestReportRoutes(t *testing.T) {
 	if err := json.Unmarshal(resp, &js); err != nil || js["at"] == nil {
 		t.Errorf("json report: %v %s", err, resp)
 	}
+	validReport(t, compiledReportSchema(t), resp)
 
 	for _, tt := range []struct {
 		desc, path, token string

@@ -58,6 +58,7 @@ func init() {
 //	                                    {"text":"..."} or {"claims":[...]}; 201 {"batch","claims"}
 //	GET  /api/batches, /api/batches/{id}
 //	GET  /api/batches/{id}/report?format=md|html|json   the hand-off report (docs/report.md)
+//	GET  /api/report.schema.json        the JSON Schema of the JSON report; no sign-in
 //	GET  /api/claims?batch=&status=&strength=, /api/claims/{id}
 //	GET  /api/seams?state=open|resolved, /api/seams/{id}
 //	POST /api/seams                     {"kind","summary","claims":[...],"citations":[...]}; 201
@@ -69,6 +70,7 @@ func (s *server) intakeRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/batches", s.auth(roleRead, s.handleBatches))
 	mux.Handle("GET /api/batches/{id}", s.auth(roleRead, s.handleBatch))
 	mux.Handle("GET /api/batches/{id}/report", s.auth(roleRead, s.handleReport))
+	mux.HandleFunc("GET /api/report.schema.json", handleReportSchema)
 	mux.Handle("GET /api/claims", s.auth(roleRead, s.handleClaims))
 	mux.Handle("GET /api/claims/{id}", s.auth(roleRead, s.handleClaim))
 	mux.Handle("GET /api/seams", s.auth(roleRead, s.handleSeams))

@@ -24,11 +24,28 @@ type accounts interface {
 	SignOut(ctx context.Context, id string) error
 }
 
-// sessionCookie holds the session id. It is HttpOnly, Secure and SameSite=Lax always.
-// Browsers treat http://127.0.0.1, http://[::1] and http://localhost as secure contexts, so the
-// local server gets the cookie back over plain http; on any other host a Secure cookie is
-// sent only over https, so a server reached from elsewhere must be behind TLS.
+// sessionCookie is the base name of the cookie that holds the session id (see
+// [cookieName]). It is HttpOnly, Secure and SameSite=Lax always. Browsers treat
+// http://127.0.0.1, http://[::1] and http://localhost as secure contexts, so the local server
+// gets the cookie back over plain http; on any other host a Secure cookie is sent only over
+// https, so a server reached from elsewhere must be behind TLS.
 const sessionCookie = "ledger_session"
+
+// cookieName is the session cookie's name for a server reached over TLS or not, on port.
+// Over TLS it is __Host-ledger_session: browsers then take it only from a secure origin,
+// with Path=/ and no Domain, so no other host (not even a subdomain) can set or shadow it.
+// Without TLS it carries the port (ledger_session_8080), since cookies do not tell ports
+// apart: a session of this server is then never sent to another service on the same host,
+// nor replaced by one of its cookies. With no port known it is ledger_session.
+func cookieName(tls bool, port string) string {
+	switch {
+	case tls:
+		return "__Host-" + sessionCookie
+	case port != "":
+		return sessionCookie + "_" + port
+	}
+	return sessionCookie
+}
 
 // viewer is the signed-in person of a page request.
 type viewer struct {
@@ -46,16 +63,16 @@ func viewerFrom(ctx context.Context) (viewer, bool) {
 	return v, ok
 }
 
-func setSessionCookie(w http.ResponseWriter, sess ledger.Session) {
+func (s *server) setSessionCookie(w http.ResponseWriter, sess ledger.Session) {
 	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: sess.ID, Path: "/", Expires: sess.Expires,
+		Name: s.cookie, Value: sess.ID, Path: "/", Expires: sess.Expires,
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
 	})
 }
 
-func clearSessionCookie(w http.ResponseWriter) {
+func (s *server) clearSessionCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
+		Name: s.cookie, Value: "", Path: "/", MaxAge: -1,
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
 	})
 }
@@ -66,14 +83,14 @@ func clearSessionCookie(w http.ResponseWriter) {
 // token (403 otherwise).
 func (s *server) page(need role, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := r.Cookie(sessionCookie)
+		c, err := r.Cookie(s.cookie)
 		var sess ledger.Session
 		if err == nil {
 			sess, err = s.cfg.Ledger.SessionUser(r.Context(), c.Value)
 		}
 		if err != nil {
 			if c != nil {
-				clearSessionCookie(w)
+				s.clearSessionCookie(w)
 			}
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
 				target := "/signin?next=" + url.QueryEscape(r.URL.RequestURI())

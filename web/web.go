@@ -59,7 +59,8 @@
 // An htmx request's error is retargeted to the page's message box.
 //
 // Sign-in is by name and password (argon2id, in package ledger); the session id lives in the
-// cookie ledger_session, which is HttpOnly, SameSite=Lax and always Secure. Browsers send a
+// session cookie (__Host-ledger_session over TLS, else ledger_session_PORT: cookieName),
+// which is HttpOnly, SameSite=Lax and always Secure. Browsers send a
 // Secure cookie back over http to 127.0.0.1, [::1] and localhost only, so a server reached
 // from other hosts must be behind TLS. Auditors see every page and get 403 on every form
 // that changes state. Against cross-site requests, every page route is behind net/http's
@@ -109,17 +110,29 @@ type Config struct {
 	// SetupToken, when not empty, is the one-time first-run token: while the ledger has no
 	// user, /setup?token=SetupToken creates the first operator. Only its hash is kept.
 	SetupToken string
+	// TLS: the server is reached over https (ledger serve --tls-cert or --tls-acme). The
+	// session cookie is then __Host-ledger_session, and every answer carries
+	// Strict-Transport-Security.
+	TLS bool
+	// Port is the port the server listens on; without TLS the session cookie's name carries
+	// it (see cookieName). "" leaves it out.
+	Port string
 }
+
+// hsts is the Strict-Transport-Security of a server on TLS: two years, as the HSTS preload
+// list asks, without includeSubDomains (other services of the domain are not this one's).
+const hsts = "max-age=63072000"
 
 type server struct {
 	cfg    Config
+	cookie string // the session cookie's name
 	pages  *pages
 	signin *signInGuard
 	audits *auditRun
 }
 
 func newServer(cfg Config) *server {
-	return &server{cfg: cfg, pages: newPages(cfg.SetupToken), signin: newSignInGuard(), audits: &auditRun{}}
+	return &server{cfg: cfg, cookie: cookieName(cfg.TLS, cfg.Port), pages: newPages(cfg.SetupToken), signin: newSignInGuard(), audits: &auditRun{}}
 }
 
 // New returns the handler for all routes:
@@ -149,5 +162,11 @@ func (s *server) handler() http.Handler {
 		Error(w, r, notRouted(w, r, mux, "/api/", errNoRoute))
 	}))
 	s.routePages(mux)
-	return mux
+	if !s.cfg.TLS {
+		return mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Strict-Transport-Security", hsts)
+		mux.ServeHTTP(w, r)
+	})
 }

@@ -12,6 +12,8 @@
 //	ledger proof  inclusion|consistency|bundle ...                  RFC 6962 proofs, tlog-proof bundles
 //	ledger gate   [FILE|-] [--hook] [--check]                       exit 0 allow, 2 block
 //	ledger report --batch ID [--format md|html|json]                what may be handed on, and what may not
+//	ledger backup --out FILE [--with-key]                           a consistent copy, also while serving
+//	ledger restore FILE                                             a backup put in place in --data, then audited
 //
 // Every subcommand takes --data DIR (env LEDGER_DATA, default ./ledger-data), the directory
 // of the database and the signing key; audit, export, keys, checkpoint and proof need no
@@ -50,6 +52,8 @@ var commands = []command{
 	gateCommand,
 	checkpointCommand,
 	proofCommand,
+	backupCommand,
+	restoreCommand,
 }
 
 // env is what a subcommand may touch of the outside world.

@@ -3,14 +3,18 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
+	"path/filepath"
 	"sync"
 	"time"
+
+	"golang.org/x/crypto/acme/autocert"
 
 	"evidenceledger/fetch"
 	"evidenceledger/verify"
@@ -26,6 +30,9 @@ var serveCommand = command{
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
+	tlsCert := fs.String("tls-cert", "", "serve https with this certificate `file` (PEM, the chain after the leaf); needs --tls-key")
+	tlsKey := fs.String("tls-key", "", "the private key `file` (PEM) of --tls-cert")
+	tlsACME := fs.String("tls-acme", "", "serve https with a certificate for `domain` from an ACME CA (Let's Encrypt), kept in DATA/acme; --addr must be reachable on port 443 from the CA")
 	buildModels := addModelFlags(fs, e)
 	var witnessFlags repeated
 	fs.Var(&witnessFlags, "witness", "a C2SP tlog-witness to send each new checkpoint to, as `URL=KEY` (its base URL and cosigner verifier key); may be repeated")
@@ -47,6 +54,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if len(rest) > 0 {
 		return fmt.Errorf("want: ledger serve [--addr HOST:PORT] [--fetch-allow CIDR,...]: %w", errUsage)
+	}
+	tlsConfig, err := serveTLS(*tlsCert, *tlsKey, *tlsACME, *data)
+	if err != nil {
+		return err
 	}
 	s, err := open(ctx, e, *data)
 	if err != nil {
@@ -73,17 +84,22 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	scheme := "http"
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	if tlsConfig != nil {
+		ln, scheme = tls.NewListener(ln, tlsConfig), "https"
+	}
 	srv := &http.Server{
-		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken}),
+		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken, TLS: tlsConfig != nil, Port: port}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
-	fmt.Fprintf(e.stderr, "ledger: serving on http://%s\n", ln.Addr())
+	fmt.Fprintf(e.stderr, "ledger: serving on %s://%s\n", scheme, ln.Addr())
 	if setupToken != "" {
-		fmt.Fprintf(e.stderr, "ledger: no user yet; open this link once to create the first operator (valid until used or until the server stops):\n  http://%s/setup?token=%s\n", linkHost(ln.Addr()), setupToken)
+		fmt.Fprintf(e.stderr, "ledger: no user yet; open this link once to create the first operator (valid until used or until the server stops):\n  %s://%s/setup?token=%s\n", scheme, linkHost(ln.Addr()), setupToken)
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -130,6 +146,34 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// serveTLS returns the TLS configuration of --tls-cert/--tls-key or --tls-acme, or nil to
+// serve plain http. The flags are checked first: a certificate needs its key, and ACME is
+// not given beside a certificate.
+func serveTLS(certFile, keyFile, acmeDomain, data string) (*tls.Config, error) {
+	switch {
+	case acmeDomain != "" && (certFile != "" || keyFile != ""):
+		return nil, fmt.Errorf("give either --tls-acme or --tls-cert with --tls-key, not both: %w", errUsage)
+	case (certFile == "") != (keyFile == ""):
+		return nil, fmt.Errorf("--tls-cert and --tls-key go together: %w", errUsage)
+	case acmeDomain != "":
+		m := &autocert.Manager{
+			Prompt:     autocert.AcceptTOS,
+			HostPolicy: autocert.HostWhitelist(acmeDomain),
+			Cache:      autocert.DirCache(filepath.Join(data, "acme")),
+		}
+		c := m.TLSConfig()
+		c.MinVersion = tls.VersionTLS12
+		return c, nil
+	case certFile != "":
+		cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-cert %s, --tls-key %s: %w", certFile, keyFile, err)
+		}
+		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+	}
+	return nil, nil
 }
 
 // linkHost is the host:port a browser on this machine can open for a listener's address: an
