@@ -4,9 +4,9 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MismatchKind names what a claim and the page's words disagree on.
@@ -21,6 +21,9 @@ const (
 	MismatchNumber MismatchKind = "number"
 	// MismatchYear: the same for a year.
 	MismatchYear MismatchKind = "year"
+	// MismatchFigure: the claim gives a figure, written in digits, that neither the quote nor
+	// its context gives (and no mismatch above already names it).
+	MismatchFigure MismatchKind = "figure"
 	// MismatchNegation: the quote says "not" (never, no, n't, ...) and the claim does not,
 	// or the claim does and the quote does not.
 	MismatchNegation MismatchKind = "negation"
@@ -48,6 +51,11 @@ func (m Mismatch) String() string {
 		return "the quote says “" + m.Page + "” and the claim has no negation"
 	case MismatchHedge:
 		return "the quote hedges (“" + m.Page + "”) and the claim states it as a fact"
+	case MismatchFigure:
+		if m.Page == "" {
+			return "the claim says “" + m.Claim + "” where neither the quote nor the page's words around it give that figure"
+		}
+		return "the claim says “" + m.Claim + "” where neither the quote nor the page's words around it give that figure (the quote gives “" + strings.ReplaceAll(m.Page, "; ", "”, “") + "”)"
 	}
 	return "the claim says “" + m.Claim + "” where the quote says “" + m.Page + "”"
 }
@@ -109,6 +117,19 @@ func CompareClaim(claim, quote, context string) []Mismatch {
 			}
 		}
 	}
+	// Every figure the claim writes in digits must be on the page: in the quote or its context.
+	var page []string
+	for _, q := range qv {
+		if q.written {
+			page = append(page, q.text)
+		}
+	}
+	for _, c := range cv {
+		if !c.written || containsFigure(ev, c) || slices.ContainsFunc(out, func(m Mismatch) bool { return m.Claim == c.text }) {
+			continue
+		}
+		out = append(out, Mismatch{Kind: MismatchFigure, Claim: c.text, Page: strings.Join(page, "; ")})
+	}
 	cw, qw := words(claim), words(quote)
 	cn, qn := firstCue(cw, negationCue), firstCue(qw, negationCue)
 	switch {
@@ -132,11 +153,18 @@ type quantity struct {
 	// that only counts of the same thing are compared; "" for percentages and years, and
 	// for a number followed by punctuation or nothing.
 	unit string
+	// written: the value is written in digits (a NumberToken), not spelled.
+	written bool
 }
 
-// numberRE finds a number with an optional currency sign, thousands separators or a decimal
-// mark, an optional scale word and an optional percent sign or word.
-var numberRE = regexp.MustCompile(`(?i)([$€£¥]\s?)?(\d{1,3}(?:[,\x{00a0}\x{202f}]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)(\s?(?:thousand|million|billion|trillion|bn|mn)\b)?(\s?(?:%|percent\b|per cent\b|percentage points?\b))?`)
+// scaleRE and percentRE read what may follow a number token: a scale word, then a percent
+// sign or word. currencies are the signs that may stand before one.
+var (
+	scaleRE   = regexp.MustCompile(`^(?i)\s?(thousand|million|billion|trillion|bn|mn)\b`)
+	percentRE = regexp.MustCompile(`^(?i)\s?(%|percent\b|per cent\b|percentage points?\b)`)
+)
+
+const currencies = "$€£¥"
 
 var scales = map[string]float64{"thousand": 1e3, "million": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
 
@@ -145,28 +173,40 @@ var scales = map[string]float64{"thousand": 1e3, "million": 1e6, "mn": 1e6, "bil
 var spelled = map[string]float64{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "dozen": 12, "hundred": 100}
 
-// quantities returns the percentages, numbers and years in s, in order.
+// quantities returns the percentages, numbers and years in s, in order: every whole number
+// of s (NumberTokens, the tokens the matcher reads) that is an amount (NumberValue), with a
+// currency sign before it and a scale word and a percent after it, then the spelled numbers.
 func quantities(s string) []quantity {
 	var out []quantity
-	for _, m := range numberRE.FindAllStringSubmatchIndex(s, -1) {
-		// A digit run glued to letters (COVID-19's 19 is preceded by "-", fine; "A7", "4K",
-		// "1080p", "0.17") names a thing, not an amount.
-		if m[0] > 0 && isWordByte(s[m[0]-1]) || m[1] < len(s) && isWordByte(s[m[1]]) {
+	for _, tok := range NumberTokens(s) {
+		start, end := tok.Start, tok.End
+		v, ok := NumberValue(tok.Text)
+		if !ok || namePart(s, start, end) {
 			continue
 		}
-		digits := s[m[4]:m[5]]
-		v, ok := parseAmount(digits)
-		if !ok {
+		currency := false
+		if r, n := utf8.DecodeLastRuneInString(strings.TrimSuffix(s[:start], " ")); n > 0 && strings.ContainsRune(currencies, r) {
+			currency = true
+			start = len(strings.TrimSuffix(s[:start], " ")) - n
+		}
+		scaled := false
+		if m := scaleRE.FindStringSubmatchIndex(s[end:]); m != nil {
+			v *= scales[strings.ToLower(s[end+m[2]:end+m[3]])]
+			end, scaled = end+m[1], true
+		}
+		percent := false
+		if m := percentRE.FindStringIndex(s[end:]); m != nil {
+			end, percent = end+m[1], true
+		}
+		// A number glued to the letters after it ("4K", "1080p", "21st") names a thing.
+		if r, _ := utf8.DecodeRuneInString(s[end:]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
 			continue
 		}
-		q := quantity{kind: MismatchNumber, value: v, text: strings.TrimSpace(s[m[0]:m[1]]), unit: unitAt(s[m[1]:])}
-		if m[6] >= 0 {
-			q.value *= scales[strings.ToLower(strings.TrimSpace(s[m[6]:m[7]]))]
-		}
+		q := quantity{kind: MismatchNumber, value: v, text: s[start:end], unit: unitAt(s[end:]), written: true}
 		switch {
-		case m[8] >= 0:
+		case percent:
 			q.kind, q.unit = MismatchPercentage, ""
-		case m[2] < 0 && m[6] < 0 && len(digits) == 4 && v >= 1000 && v <= 2199:
+		case !currency && !scaled && isYear(tok.Text, v):
 			q.kind, q.unit = MismatchYear, ""
 		}
 		out = append(out, q)
@@ -182,6 +222,28 @@ func quantities(s string) []quantity {
 		}
 	}
 	return out
+}
+
+// namePart reports whether the number s[start:end] is part of a name rather than an amount:
+// glued to the letters or digits before it ("A7", "v0.17"), or after an upper-case word and
+// a hyphen ("COVID-19", "F-35", "GPT-4"; not "mid-2020").
+func namePart(s string, start, end int) bool {
+	r, n := utf8.DecodeLastRuneInString(s[:start])
+	switch {
+	case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+		return true
+	case r == '-' || r == '‑':
+		word := s[:start-n]
+		k := strings.LastIndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+		word = word[k+1:]
+		return word != "" && strings.ToUpper(word) == word
+	}
+	return false
+}
+
+// isYear reports whether a plain number is a year: four digits, 1000 to 2199.
+func isYear(text string, v float64) bool {
+	return len(text) == 4 && isDigits(text) && v >= 1000 && v <= 2199
 }
 
 // unitAt returns the word that follows a number at the start of rest, separated by one
@@ -205,30 +267,24 @@ func singular(w string) string {
 	return w
 }
 
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
-}
-
-// parseAmount reads digits with thousands separators (",", NBSP, narrow NBSP followed by
-// three digits) or a decimal mark ("." or a "," not followed by exactly three digits).
-func parseAmount(d string) (float64, bool) {
-	d = strings.NewReplacer("\u00a0", "", "\u202f", "").Replace(d)
-	if i := strings.LastIndexByte(d, ','); i >= 0 {
-		if len(d)-i-1 == 3 && !strings.Contains(d, ".") {
-			d = strings.ReplaceAll(d, ",", "")
-		} else if strings.Count(d, ",") == 1 && !strings.Contains(d, ".") {
-			d = strings.Replace(d, ",", ".", 1)
-		} else {
-			d = strings.ReplaceAll(d, ",", "")
+// containsFigure reports whether qs gives the amount of c: a percentage as a percentage, a
+// number or a year as a number or a year (a plain "2013" and "2,013" are the same figure).
+func containsFigure(qs []quantity, c quantity) bool {
+	for _, q := range qs {
+		if (q.kind == MismatchPercentage) == (c.kind == MismatchPercentage) && sameAmount(q.value, c.value) {
+			return true
 		}
 	}
-	v, err := strconv.ParseFloat(d, 64)
-	return v, err == nil
+	return false
+}
+
+func sameAmount(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b))
 }
 
 func containsValue(qs []quantity, c quantity) bool {
 	for _, q := range qs {
-		if q.kind == c.kind && math.Abs(q.value-c.value) <= 1e-9*math.Max(1, math.Abs(c.value)) {
+		if q.kind == c.kind && sameAmount(q.value, c.value) {
 			return true
 		}
 	}

@@ -56,7 +56,7 @@ func TestCompareClaimEdges(t *testing.T) {
 		want               []MismatchKind
 	}{
 		{"no numbers on either side", "The sky is blue today.", "the sky is blue", nil},
-		{"claim number, quote has none: not checked", "About 40 people came.", "a crowd came to the square", nil},
+		{"claim number, quote has none: a figure the page does not give", "About 40 people came.", "a crowd came to the square", []MismatchKind{MismatchFigure}},
 		{"model number glued to letters is not an amount", "The A7 engine was new.", "the A8 engine was new", nil},
 		{"thousands separators and plain digits agree", "It cost 1200 euros.", "it cost €1,200", nil},
 		{"percentage points equal percent by value", "Rates rose 2 percentage points.", "rates rose 2%", nil},
@@ -67,8 +67,8 @@ func TestCompareClaimEdges(t *testing.T) {
 		{"may close stated as closed", "The plant closed in March.", "the plant may close in March", []MismatchKind{MismatchHedge}},
 		{"empty inputs", "", "", nil},
 		{"No. 10 is a number, not a negation", "The prime minister lives at 10 Downing Street.", "the prime minister moved into No. 10 Downing Street", nil},
-		{"a label number is not a count of the quote's thing", "Claim 0.", "the registry counted 4,812 companies", nil},
-		{"counts of different things are not compared", "The firm has 3 offices.", "it employs 4,812 people", nil},
+		{"a label number is not a count of the quote's thing, but it is a figure", "Claim 0.", "the registry counted 4,812 companies", []MismatchKind{MismatchFigure}},
+		{"counts of different things are not compared, but each figure must be on the page", "The firm has 3 offices.", "it employs 4,812 people", []MismatchKind{MismatchFigure}},
 		{"counts of the same thing are, singular or plural", "The firm has 3 offices.", "the firm has 1 office", []MismatchKind{MismatchNumber}},
 	}
 	for _, tt := range tests {
@@ -90,6 +90,8 @@ func TestMismatchString(t *testing.T) {
 		{Kind: MismatchNegation, Page: "not"},
 		{Kind: MismatchNegation, Claim: "never"},
 		{Kind: MismatchHedge, Page: "may"},
+		{Kind: MismatchFigure, Claim: "500", Page: "300"},
+		{Kind: MismatchFigure, Claim: "500"},
 	} {
 		s := m.String()
 		for _, part := range []string{m.Claim, m.Page} {
@@ -113,7 +115,7 @@ func FuzzCompareClaim(f *testing.F) {
 		}
 		for _, m := range CompareClaim(claim, quote, "") {
 			switch m.Kind {
-			case MismatchPercentage, MismatchNumber, MismatchYear:
+			case MismatchPercentage, MismatchNumber, MismatchYear, MismatchFigure:
 				if m.Claim == "" || !strings.Contains(claim, m.Claim) {
 					t.Fatalf("mismatch %+v: claim side not in the claim %q", m, claim)
 				}
@@ -136,4 +138,66 @@ func FuzzCompareClaim(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFigureOnThePage: every figure a claim writes in digits must be in the found quote or
+// its context, read as the same whole number the matcher reads (NumberTokens) and compared
+// by amount. The table is the rule docs/models.md ("Figures") writes down.
+func TestFigureOnThePage(t *testing.T) {
+	tests := []struct {
+		desc, claim, quote, context string
+		want                        []Mismatch
+	}{
+		{"a changed count of a different word: the issue's whales", "500 whales were counted off Hawaii.", "300 individual animals were counted", "",
+			[]Mismatch{{Kind: MismatchFigure, Claim: "500", Page: "300"}}},
+		{"the same count", "300 whales were counted.", "300 individual animals were counted", "", nil},
+		{"5 500 is one number on the page: 500 is not there", "500 people died.", "près de 5 500 morts", "",
+			[]Mismatch{{Kind: MismatchFigure, Claim: "500", Page: "5 500"}}},
+		{"5 500 written with a space equals 5,500", "5,500 people died.", "près de 5 500 morts", "", nil},
+		{"5 500 with a no-break space equals 5500", "5500 people died.", "près de 5\u00a0500 morts", "", nil},
+		{"1,000 and 1000 are one figure", "It has 1000 members.", "more than 1,000 members joined", "", nil},
+		{"1,000 and 1.000,5 are not", "It has 1,000 members.", "exactly 1.000,5 tonnes", "",
+			[]Mismatch{{Kind: MismatchFigure, Claim: "1,000", Page: "1.000,5"}}},
+		{"12% and 12 percent", "Turnout rose 12% in the city.", "turnout rose by 12 percent", "", nil},
+		{"12 percent and 12 per cent", "Turnout rose 12 percent.", "turnout rose 12 per cent", "", nil},
+		{"a percentage is not a plain number", "Turnout rose 12%.", "12 districts reported turnout", "",
+			[]Mismatch{{Kind: MismatchFigure, Claim: "12%", Page: "12"}}},
+		{"a year in the quote", "The law passed in 2019.", "the law, passed in 2019, requires", "", nil},
+		{"a year only in the context", "The law passed in 2019.", "the law requires every provider", "Parliament passed it in 2019.", nil},
+		{"a year changed", "The law passed in 2018.", "the law, passed in 2019, requires", "",
+			[]Mismatch{{Kind: MismatchYear, Claim: "2018", Page: "2019"}}},
+		{"a year the page does not give", "The law passed in 2018.", "the law requires every provider", "",
+			[]Mismatch{{Kind: MismatchFigure, Claim: "2018"}}},
+		{"$3.2 billion and 3.2 billion dollars", "The deal was worth $3.2 billion.", "a deal worth 3.2 billion dollars", "", nil},
+		{"$3.2 billion and 3,200 million", "The deal was worth $3.2 billion.", "worth 3,200 million dollars", "", nil},
+		{"$3.2 billion and $3.2 million", "The deal was worth $3.2 billion.", "a deal worth $3.2 million", "",
+			[]Mismatch{{Kind: MismatchNumber, Claim: "$3.2 billion", Page: "$3.2 million"}}},
+		{"two years spelled on the page", "Data is kept for 2 years.", "kept for two years", "", nil},
+		{"a spelled claim number is not required on the page", "Three ministers backed it.", "the Bill was backed", "", nil},
+		{"a range gives both ends", "Between 10 and 12 people came.", "10–12 people came", "", nil},
+		{"a minus sign: 25.6 is not -25.6", "It was 25.6 °C in Ranfurly.", "−25.6 °C (−14.08 °F) in Ranfurly", "",
+			[]Mismatch{{Kind: MismatchNumber, Claim: "25.6", Page: "−25.6; −14.08"}}},
+		{"names are not figures", "The F-35 and COVID-19 are names; so are A7 and 4K.", "the jet was delayed", "", nil},
+		{"an ordinal is not a figure", "It was the 21st meeting.", "the meeting was held", "", nil},
+		{"mid-2020 is a year", "It opened in mid-2020.", "it opened in mid-2021", "",
+			[]Mismatch{{Kind: MismatchYear, Claim: "2020", Page: "2021"}}},
+		{"Arabic-Indic digits are digits", "٣٠٠ animals were counted.", "300 individual animals were counted", "", nil},
+		{"a footnote marker glued to a figure is not that figure", "It has 500 members.", "it has 500¹ members", "",
+			[]Mismatch{{Kind: MismatchFigure, Claim: "500"}}},
+		{"half written as a fraction", "It takes 1 1/2 hours.", "it takes 1½ hours", "", nil},
+		{"a decimal comma", "The area is 1.3% of the land.", "el 1,3% de la superficie", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			var got []Mismatch
+			for _, m := range CompareClaim(tt.claim, tt.quote, tt.context) {
+				if m.Kind != MismatchNegation && m.Kind != MismatchHedge {
+					got = append(got, m)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("CompareClaim(%q, %q, %q)\n got %+v\nwant %+v", tt.claim, tt.quote, tt.context, got, tt.want)
+			}
+		})
+	}
 }

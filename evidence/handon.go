@@ -8,8 +8,14 @@ type Withheld string
 const (
 	// HandOnOK: the claim may be handed on.
 	HandOnOK Withheld = ""
+	// WithheldContradicted: a person resolved a seam on the claim as contradicted
+	// (StandingContradicted). It is final.
+	WithheldContradicted Withheld = "a person found it contradicted"
 	// WithheldSeam: a seam is open on the claim or one of its citations; a person decides.
 	WithheldSeam Withheld = "waiting for a person"
+	// WithheldUnsettled: a person resolved a seam on the claim without settling it
+	// (StandingUnsettled: cannot tell, not established).
+	WithheldUnsettled Withheld = "a person could not settle it"
 	// WithheldCitationNotFound: the claim was found at one source, but another of its
 	// citations was looked for and is not there (a possible fabrication beside a real source).
 	WithheldCitationNotFound Withheld = "a cited quote is not at its source"
@@ -24,18 +30,25 @@ const (
 )
 
 // WithheldReasons lists every reason a claim may be withheld, in the order a report shows
-// them: what a person can settle first, then what was checked and failed, then what never
-// was.
-var WithheldReasons = []Withheld{WithheldSeam, WithheldCitationNotFound, WithheldNotFound, WithheldUnreachable, WithheldUnchecked}
+// them: what a person decided against it, what a person can settle, then what was checked and
+// failed, then what never was.
+var WithheldReasons = []Withheld{WithheldContradicted, WithheldSeam, WithheldUnsettled, WithheldCitationNotFound, WithheldNotFound, WithheldUnreachable, WithheldUnchecked}
 
 // HandOn is the one rule for what may leave the ledger as verified: a claim may be handed on
-// only when it is StatusFound, no seam is open on it or any of its citations (openSeams
-// counts both), and none of its citations is StatusNotFound. Otherwise it returns the first
-// reason of WithheldReasons that applies. A match proves only that the words were on the
-// page, so what is handed on carries its residual risk; this rule does not change that.
-func HandOn(status Status, openSeams int, citations []Status) Withheld {
-	if openSeams > 0 {
+// only when it is StatusFound, no person's decision stands against it (standing is
+// StandingClear, see [ClaimStanding]), no seam is open on it or any of its citations
+// (openSeams counts both), and none of its citations is StatusNotFound. Otherwise it returns
+// the first reason of WithheldReasons that applies; a claim a person found contradicted is
+// never handed on. A match proves only that the words were on the page, so what is handed on
+// carries its residual risk; this rule does not change that.
+func HandOn(status Status, standing Standing, openSeams int, citations []Status) Withheld {
+	switch {
+	case standing == StandingContradicted:
+		return WithheldContradicted
+	case openSeams > 0:
 		return WithheldSeam
+	case standing != StandingClear:
+		return WithheldUnsettled
 	}
 	switch status {
 	case StatusFound:

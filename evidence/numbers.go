@@ -1,6 +1,8 @@
 package evidence
 
 import (
+	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -125,4 +127,169 @@ func isDecimal(r rune) bool {
 		return '0' <= r && r <= '9'
 	}
 	return unicode.Is(unicode.Nd, r)
+}
+
+// NumberToken is one whole number of a text, as the matcher reads numbers: its digits of any
+// script (IsNumeral), the separators between them that join them into one number
+// (IsDigitSeparator with a numeral beyond it, an ordinary space where SpaceJoinsDigits, a
+// fraction slash between numerals), and a sign written right before it where no numeral or
+// letter precedes the sign ("−25.6", not the dash of "10–12" nor the hyphen of "mid-2020").
+// The rune before a token and the rune after it never join it (JoinsNumber), except a dash
+// or sign (a range "10–12" is two tokens, a sign after a number, "18+", is not part of it)
+// and a fraction slash or caret with no numeral on its far side ("km/5", "x^2").
+type NumberToken struct {
+	// Start and End are the byte offsets of the token in the text.
+	Start, End int
+	// Text is the token as written.
+	Text string
+}
+
+// NumberTokens returns the whole numbers of s, in order ([NumberToken]). The consistency
+// check reads the figures of a claim and a page from these tokens, so a figure is the same
+// whole number the matcher would require: "500" is not a token of "5 500" (one number, as
+// French pages write it) nor of "5,500", but is one of "In 2020 500 people".
+func NumberTokens(s string) []NumberToken {
+	var out []NumberToken
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !IsNumeral(r) {
+			i += size
+			continue
+		}
+		start, end := i, i+size
+		for end < len(s) {
+			next, n := utf8.DecodeRuneInString(s[end:])
+			switch {
+			case IsNumeral(next):
+				end += n
+				continue
+			case IsDigitSeparator(next) || IsFractionSlash(next):
+				if beyond, m := utf8.DecodeRuneInString(s[end+n:]); IsNumeral(beyond) {
+					end += n + m
+					continue
+				}
+			case next == ' ' && SpaceJoinsDigits(s[:end], s[end+1:]):
+				end++
+				continue
+			}
+			break
+		}
+		if sign, n := utf8.DecodeLastRuneInString(s[:start]); n > 0 && IsNumberSign(sign) {
+			before, _ := utf8.DecodeLastRuneInString(s[:start-n])
+			if !IsNumeral(before) && !unicode.IsLetter(before) {
+				start -= n
+			}
+		}
+		out = append(out, NumberToken{Start: start, End: end, Text: s[start:end]})
+		i = end
+	}
+	return out
+}
+
+// NumberValue reads the amount a token writes: its digits of any script, thousands
+// separators (",", "'", "’", "٬" and the spaces, each followed by three digits) and decimal
+// mark ("." and "·" and "٫"; a "," not followed by exactly three digits; "1.234,5" and
+// "1.234.567" are read with "." as the thousands separator), a fraction ("3/4", "1 1/2", a
+// vulgar fraction "2½") and a leading minus sign. ok is false for what is not an amount:
+// superscript or subscript digits (an exponent or a footnote: "10⁶"), a fraction slash with
+// no whole number around it.
+func NumberValue(token string) (v float64, ok bool) {
+	neg := false
+	if r, n := utf8.DecodeRuneInString(token); IsNumberSign(r) {
+		neg = r != '+' && r != '﹢' && r != '＋' && r != '⁺' && r != '₊'
+		token = token[n:]
+	}
+	var b strings.Builder
+	frac := 0.0
+	for _, r := range token {
+		switch {
+		case '0' <= r && r <= '9', r == '.', r == ',', r == '/', r == ' ':
+			b.WriteRune(r)
+		case isDecimal(r):
+			b.WriteRune('0' + digitValue(r))
+		case IsScriptDigit(r):
+			return 0, false
+		case IsVulgarFraction(r):
+			f, known := vulgarFractions[r]
+			if !known || frac != 0 {
+				return 0, false
+			}
+			frac = f
+		case IsFractionSlash(r):
+			b.WriteByte('/')
+		case r == '·' || r == '٫':
+			b.WriteByte('.')
+		case r == '٬' || r == '\'' || r == '’':
+			b.WriteByte(',')
+		case IsDigitSeparator(r): // the spaces between digit groups
+			b.WriteByte(' ')
+		default:
+			return 0, false
+		}
+	}
+	d := b.String()
+	if frac != 0 && strings.ContainsAny(d, "/.,") {
+		return 0, false
+	}
+	if i := strings.IndexByte(d, '/'); i >= 0 {
+		whole, num, den := 0.0, d[:i], d[i+1:]
+		if j := strings.LastIndexByte(num, ' '); j >= 0 {
+			w, okw := parseGrouped(num[:j])
+			if !okw {
+				return 0, false
+			}
+			whole, num = w, num[j+1:]
+		}
+		n, okn := parseGrouped(num)
+		m, okm := parseGrouped(den)
+		if !okn || !okm || m == 0 || strings.ContainsAny(num+den, " .,") {
+			return 0, false
+		}
+		v = whole + n/m
+	} else {
+		if v, ok = parseGrouped(d); !ok && d != "" {
+			return 0, false
+		}
+		v += frac
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// parseGrouped reads digits with spaces between digit groups and "." or "," as thousands
+// separators or decimal mark (see NumberValue).
+func parseGrouped(d string) (float64, bool) {
+	d = strings.ReplaceAll(d, " ", "")
+	if d == "" {
+		return 0, false
+	}
+	dot, comma := strings.LastIndexByte(d, '.'), strings.LastIndexByte(d, ',')
+	switch {
+	case strings.Count(d, ".") > 1 && comma < 0, dot >= 0 && comma > dot:
+		// "1.234.567", "1.234,5": the dot groups thousands, the comma is the decimal mark.
+		d = strings.ReplaceAll(d, ".", "")
+		d = strings.Replace(d, ",", ".", 1)
+	case comma >= 0 && dot < 0 && strings.Count(d, ",") == 1 && len(d)-comma-1 != 3:
+		d = strings.Replace(d, ",", ".", 1) // "1,3": a decimal comma
+	default:
+		d = strings.ReplaceAll(d, ",", "")
+	}
+	v, err := strconv.ParseFloat(d, 64)
+	return v, err == nil
+}
+
+var vulgarFractions = map[rune]float64{'¼': 0.25, '½': 0.5, '¾': 0.75, '⅐': 1.0 / 7, '⅑': 1.0 / 9, '⅒': 0.1,
+	'⅓': 1.0 / 3, '⅔': 2.0 / 3, '⅕': 0.2, '⅖': 0.4, '⅗': 0.6, '⅘': 0.8, '⅙': 1.0 / 6, '⅚': 5.0 / 6,
+	'⅛': 0.125, '⅜': 0.375, '⅝': 0.625, '⅞': 0.875}
+
+// digitValue is the value of a decimal digit of any script: its distance from the start of
+// its run of ten (the digits of every script are encoded in runs of ten from zero).
+func digitValue(r rune) rune {
+	start := r
+	for start > 0 && unicode.Is(unicode.Nd, start-1) {
+		start--
+	}
+	return (r - start) % 10
 }

@@ -22,9 +22,26 @@ type ClaimView struct {
 	Status evidence.Status `json:"status"`
 	// Strength is evidence.ComputeStrength over the found citations; "" when none was found.
 	Strength evidence.Strength `json:"strength"`
+	// Standing is what people's decisions made of the claim (evidence.ClaimStanding over its
+	// resolved seams): "" (clear), "unsettled" or "contradicted".
+	Standing evidence.Standing `json:"standing"`
 	// OpenSeams are the ids of the open seams about the claim, oldest first.
-	OpenSeams []string       `json:"open_seams"`
-	Citations []CitationView `json:"citations"`
+	OpenSeams []string `json:"open_seams"`
+	// Decisions are the resolved seams about the claim, oldest first: what people decided.
+	Decisions []ClaimDecision `json:"decisions"`
+	Citations []CitationView  `json:"citations"`
+}
+
+// ClaimDecision is a person's resolution of a seam about a claim.
+type ClaimDecision struct {
+	Seam     string            `json:"seam"`
+	Kind     evidence.SeamKind `json:"kind"`
+	Decision string            `json:"decision"`
+	// Standing is what the decision made of the claim (evidence.DecisionEffect).
+	Standing   evidence.Standing `json:"standing"`
+	Reason     string            `json:"reason"`
+	ResolvedBy string            `json:"resolved_by"`
+	ResolvedAt string            `json:"resolved_at"`
 }
 
 // CitationView is a citation with its latest state. Document, Verdicts and Adjudication
@@ -193,16 +210,16 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 	from := " FROM claims c JOIN batches b ON b.id = c.batch WHERE " + where
 	var claims []ClaimView
 	byID := map[string]int{}
-	err := eachRow(ctx, tx, "SELECT c.id, c.batch, c.text, c.notes, c.status, c.strength"+from+" ORDER BY b.seq, c.position", args, func(rows *sql.Rows) error {
+	err := eachRow(ctx, tx, "SELECT c.id, c.batch, c.text, c.notes, c.status, c.strength, c.standing"+from+" ORDER BY b.seq, c.position", args, func(rows *sql.Rows) error {
 		var c ClaimView
 		var notes string
-		if err := rows.Scan(&c.ID, &c.Batch, &c.Text, &notes, &c.Status, &c.Strength); err != nil {
+		if err := rows.Scan(&c.ID, &c.Batch, &c.Text, &notes, &c.Status, &c.Strength, &c.Standing); err != nil {
 			return err
 		}
 		if err := json.Unmarshal([]byte(notes), &c.Notes); err != nil {
 			return fmt.Errorf("claim %s: notes: %w", c.ID, err)
 		}
-		c.OpenSeams, c.Citations = []string{}, []CitationView{}
+		c.OpenSeams, c.Decisions, c.Citations = []string{}, []ClaimDecision{}, []CitationView{}
 		byID[c.ID] = len(claims)
 		claims = append(claims, c)
 		return nil
@@ -254,6 +271,22 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 		if err := eachRow(ctx, tx, sq.q, args, scanPair(sq.add)); err != nil {
 			return nil, fmt.Errorf("read open seams: %w", err)
 		}
+	}
+
+	err = eachRow(ctx, tx, `SELECT sc.claim, s.id, s.kind, s.decision, s.standing, s.reason, s.resolved_by, s.resolved_at
+		FROM seam_claims sc JOIN seams s ON s.id = sc.seam AND s.state = 'resolved'
+		JOIN claims c ON c.id = sc.claim JOIN batches b ON b.id = c.batch WHERE `+where+` ORDER BY s.opened_seq`, args, func(rows *sql.Rows) error {
+		var owner string
+		var d ClaimDecision
+		if err := rows.Scan(&owner, &d.Seam, &d.Kind, &d.Decision, &d.Standing, &d.Reason, &d.ResolvedBy, &d.ResolvedAt); err != nil {
+			return err
+		}
+		c := &claims[byID[owner]]
+		c.Decisions = append(c.Decisions, d)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read decisions: %w", err)
 	}
 
 	var cits []*CitationView

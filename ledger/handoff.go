@@ -43,6 +43,10 @@ type HandOffClaim struct {
 	Strength evidence.Strength `json:"strength"`
 	// Withheld is why the claim may not be handed on; "" for a usable claim.
 	Withheld evidence.Withheld `json:"withheld"`
+	// Standing is what people's decisions made of the claim ("" clear, "unsettled",
+	// "contradicted"); Decisions are those decisions, oldest first.
+	Standing  evidence.Standing `json:"standing"`
+	Decisions []ClaimDecision   `json:"decisions"`
 	// OpenSeams are the open seams on the claim and its citations, oldest first.
 	OpenSeams []string          `json:"open_seams"`
 	Citations []HandOffCitation `json:"citations"`
@@ -108,7 +112,7 @@ func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
 		r.WithheldBy[w] = 0
 	}
 	for _, c := range claims {
-		rc := HandOffClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, OpenSeams: append([]string{}, c.OpenSeams...), Citations: []HandOffCitation{}}
+		rc := HandOffClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, Standing: c.Standing, Decisions: c.Decisions, OpenSeams: append([]string{}, c.OpenSeams...), Citations: []HandOffCitation{}}
 		var statuses []evidence.Status
 		for _, ct := range c.Citations {
 			statuses = append(statuses, ct.Status)
@@ -122,7 +126,7 @@ func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
 			}
 			rc.Citations = append(rc.Citations, rct)
 		}
-		rc.Withheld = evidence.HandOn(c.Status, len(rc.OpenSeams), statuses)
+		rc.Withheld = evidence.HandOn(c.Status, c.Standing, len(rc.OpenSeams), statuses)
 		if rc.Withheld == evidence.HandOnOK {
 			r.Usable = append(r.Usable, rc)
 			continue

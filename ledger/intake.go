@@ -235,9 +235,10 @@ func jsonList(xs []string) string {
 	return string(b)
 }
 
-// recomputeClaim sets a claim's status (evidence.ClaimStatus over its citations) and
-// strength (evidence.ComputeStrength over its found citations, each with its source's class
-// and publisher and the citation's URL as the record URL). Every projector that changes a
+// recomputeClaim sets a claim's status (evidence.ClaimStatus over its citations), strength
+// (evidence.ComputeStrength over its found citations, each with its source's class and
+// publisher and the citation's URL as the record URL) and standing (evidence.ClaimStanding
+// over its resolved seams). Every projector that changes a
 // citation's status or a source's class calls it for each claim affected, in the same
 // transaction. It fails, wrapping [ErrNotFound], when the claim does not exist.
 func recomputeClaim(tx *sql.Tx, claimID string) error {
@@ -263,7 +264,11 @@ func recomputeClaim(tx *sql.Tx, claimID string) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("recompute claim %s: %w", claimID, err)
 	}
-	res, err := tx.Exec("UPDATE claims SET status = ?, strength = ? WHERE id = ?", evidence.ClaimStatus(statuses), evidence.ComputeStrength(found), claimID)
+	standing, err := claimStanding(tx, claimID)
+	if err != nil {
+		return err
+	}
+	res, err := tx.Exec("UPDATE claims SET status = ?, strength = ?, standing = ? WHERE id = ?", evidence.ClaimStatus(statuses), evidence.ComputeStrength(found), standing, claimID)
 	if err != nil {
 		return fmt.Errorf("recompute claim %s: %w", claimID, err)
 	}
@@ -271,6 +276,29 @@ func recomputeClaim(tx *sql.Tx, claimID string) error {
 		return fmt.Errorf("recompute claim %s: %w", claimID, ErrNotFound)
 	}
 	return nil
+}
+
+// claimStanding is evidence.ClaimStanding over the standings of the resolved seams about a
+// claim.
+func claimStanding(tx *sql.Tx, claimID string) (evidence.Standing, error) {
+	rows, err := tx.Query(`SELECT s.standing FROM seam_claims sc JOIN seams s ON s.id = sc.seam
+		WHERE sc.claim = ? AND s.state = 'resolved'`, claimID)
+	if err != nil {
+		return "", fmt.Errorf("recompute claim %s: its seams: %w", claimID, err)
+	}
+	defer rows.Close()
+	var standings []evidence.Standing
+	for rows.Next() {
+		var st evidence.Standing
+		if err := rows.Scan(&st); err != nil {
+			return "", fmt.Errorf("recompute claim %s: its seams: %w", claimID, err)
+		}
+		standings = append(standings, st)
+	}
+	if err := rows.Err(); err != nil {
+		return "", fmt.Errorf("recompute claim %s: its seams: %w", claimID, err)
+	}
+	return evidence.ClaimStanding(standings), nil
 }
 
 // checkField refuses a free-text field that is empty (when required), longer than max

@@ -42,7 +42,7 @@ func mixedWorkload(t *testing.T, s *Store) {
 	if _, err := s.OpenSeam(ctx, "user:olga", SeamRequest{Kind: evidence.SeamAbsence, Summary: "No primary source.", Claims: []string{b.Claims[len(b.Claims)-1].ID}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ResolveSeam(ctx, "user:vera", contra.ID, "the first is right", "The filing says so."); err != nil {
+	if _, err := s.ResolveSeam(ctx, "user:vera", contra.ID, string(evidence.DecisionContradicted), "The filing says so."); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -58,6 +58,9 @@ func TestAuditReplaysIntake(t *testing.T) {
 		{"seam closed behind the program's back", "UPDATE seams SET state = 'resolved', decision = 'x', reason = 'y', resolved_at = 'z', resolved_by = 'system' WHERE state = 'open'", "seams"},
 		{"seam link removed", "DELETE FROM seam_claims WHERE rowid = (SELECT min(rowid) FROM seam_claims)", "seam_claims"},
 		{"seam citation added", "INSERT INTO seam_citations (seam, citation) SELECT (SELECT id FROM seams LIMIT 1), id FROM citations WHERE id NOT IN (SELECT citation FROM seam_citations) LIMIT 1", "seam_citations"},
+		{"contradicted claim cleared", "UPDATE claims SET standing = '' WHERE standing = 'contradicted'", "claims"},
+		{"claim contradicted behind the program's back", "UPDATE claims SET standing = 'contradicted' WHERE standing = ''", "claims"},
+		{"decision's standing cleared", "UPDATE seams SET standing = '' WHERE standing = 'contradicted'", "seams"},
 		{"batch removed", "DELETE FROM citations; DELETE FROM seam_claims; DELETE FROM claims WHERE batch = (SELECT id FROM batches ORDER BY seq DESC LIMIT 1); DELETE FROM batches WHERE seq = (SELECT max(seq) FROM batches)", "batches"},
 	}
 	for _, tt := range tamper {

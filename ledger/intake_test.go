@@ -392,7 +392,10 @@ func TestSeams(t *testing.T) {
 		{"unknown seam", "s_0000000000000000", "x", "y", ErrNotFound},
 		{"manual decided by free text", manual.ID, "looks fine", "I read it.", ErrInvalid},
 		{"manual decided reported", manual.ID, "reported", "I read it.", ErrInvalid},
-		{"no reason", contra.ID, "1999 is right", " ", ErrInvalid},
+		{"no reason", contra.ID, "stands", " ", ErrInvalid},
+		{"contradiction decided by free text", contra.ID, "1999 is right", "The registry says 1999.", ErrInvalid},
+		{"contradiction decided by a citation status", contra.ID, "found_at_source", "The registry says 1999.", ErrInvalid},
+		{"manual decided by a contradiction's decision", manual.ID, "contradicted", "I read it.", ErrInvalid},
 		{"decision too long", contra.ID, strings.Repeat("d", maxDecision+1), "because", ErrInvalid},
 	}
 	n0, h0 = chainState(t, s)
@@ -419,7 +422,7 @@ func TestSeams(t *testing.T) {
 	if _, err := s.ResolveSeam(ctx, "user:olga", manual.ID, "not_found", "changed my mind"); !errors.Is(err, ErrConflict) {
 		t.Fatalf("second resolve: %v; want ErrConflict", err)
 	}
-	if _, err := s.ResolveSeam(ctx, "user:olga", contra.ID, "1999 is right", "The registry says 1999."); err != nil {
+	if _, err := s.ResolveSeam(ctx, "user:olga", contra.ID, "stands", "The registry says 1999."); err != nil {
 		t.Fatal(err)
 	}
 	resolved, _ := s.Seams(ctx, evidence.SeamResolved)

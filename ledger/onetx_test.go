@@ -32,7 +32,7 @@ func TestWritesAreOneTransaction(t *testing.T) {
 	errs := make([]error, 8)
 	for i := range errs {
 		wg.Go(func() {
-			_, errs[i] = s.ResolveSeam(ctx, "user:olga", sm.ID, "none exists", "I searched the register.")
+			_, errs[i] = s.ResolveSeam(ctx, "user:olga", sm.ID, string(evidence.DecisionNotEstablished), "I searched the register.")
 		})
 	}
 	wg.Wait()

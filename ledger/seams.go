@@ -48,11 +48,15 @@ type seamOpened struct {
 	Citations []string          `json:"citations"`
 }
 
-// seamResolved is the payload of seam.resolved.
+// seamResolved is the payload of seam.resolved. Standing is the standing the decision gives
+// every claim of the seam (evidence.DecisionEffect); it is nil in resolutions recorded before
+// decisions were fixed, whose decision on a contradiction or an absence is a free text with
+// no effect.
 type seamResolved struct {
-	Seam     string `json:"seam"`
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
+	Seam     string             `json:"seam"`
+	Decision string             `json:"decision"`
+	Reason   string             `json:"reason"`
+	Standing *evidence.Standing `json:"standing,omitempty"`
 }
 
 // SeamView is a seam as the read model holds it.
@@ -66,10 +70,14 @@ type SeamView struct {
 	OpenedAt  string             `json:"opened_at"`
 	OpenedBy  string             `json:"opened_by"`
 	// Decision, Reason, ResolvedAt and ResolvedBy are empty while the seam is open.
-	Decision   string `json:"decision,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-	ResolvedAt string `json:"resolved_at,omitempty"`
-	ResolvedBy string `json:"resolved_by,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	// Standing is what the decision made of the seam's claims (evidence.DecisionEffect); ""
+	// while open, for a decision that clears them, and for a resolution recorded before
+	// decisions were fixed.
+	Standing   evidence.Standing `json:"standing,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
+	ResolvedAt string            `json:"resolved_at,omitempty"`
+	ResolvedBy string            `json:"resolved_by,omitempty"`
 }
 
 // checkSeamShape refuses a seam whose kind, summary or lists do not fit together (see
@@ -233,31 +241,38 @@ func projectSeamOpened(tx *sql.Tx, ev *Event, p *seamOpened) error {
 	return nil
 }
 
-// citationDecisions are the decisions a seam about one citation accepts: the citation's new
-// status.
-var citationDecisions = []evidence.Status{evidence.StatusFound, evidence.StatusNotFound, evidence.StatusUnreachable}
-
-// checkDecision refuses a decision or reason that does not fit the seam's kind.
-func checkDecision(kind evidence.SeamKind, decision, reason string) error {
-	if kind == evidence.SeamManual || kind == evidence.SeamDisagreement {
-		if !contains([]string{string(citationDecisions[0]), string(citationDecisions[1]), string(citationDecisions[2])}, decision) {
-			return fmt.Errorf("the decision on a %s seam is the citation's status: found_at_source, not_found or unreachable, not %q: %w", kind, decision, ErrInvalid)
-		}
-	} else if err := checkField("the decision", decision, true, maxDecision); err != nil {
-		return err
+// checkDecision refuses a resolution whose decision, standing or reason does not fit the
+// seam's kind, and returns the decision's effect. A resolution recorded before decisions were
+// fixed (no standing) is read as it was then: on a manual or disagreement seam the decision
+// is the citation's status, on the other kinds a free text with no effect.
+func checkDecision(kind evidence.SeamKind, p seamResolved) (evidence.Effect, error) {
+	if err := checkField("the reason", p.Reason, true, maxReason); err != nil {
+		return evidence.Effect{}, err
 	}
-	return checkField("the reason", reason, true, maxReason)
+	eff, err := evidence.DecisionEffect(kind, evidence.Decision(p.Decision))
+	switch {
+	case err == nil && p.Standing != nil && *p.Standing != eff.Claim:
+		return evidence.Effect{}, fmt.Errorf("the resolution gives its claims the standing %q, but the decision %s on a %s seam gives %q: %w", *p.Standing, p.Decision, kind, eff.Claim, ErrInvalid)
+	case err == nil:
+		return eff, nil
+	case p.Standing == nil && kind != evidence.SeamManual && kind != evidence.SeamDisagreement:
+		return evidence.Effect{}, checkField("the decision", p.Decision, true, maxDecision)
+	}
+	return evidence.Effect{}, fmt.Errorf("%w: %w", err, ErrInvalid)
 }
 
 // ResolveSeam resolves an open seam (one seam.resolved event recorded by actor) and returns
-// it. For a manual or disagreement seam the decision is the citation's new status
-// (found_at_source, not_found or unreachable): the projector applies it to the citation, notes
-// who decided and why, and recomputes the claim's status and strength. For the other kinds
-// the decision is a short free text. The reason is required.
+// it. The decision is one of evidence.Decisions(kind), and its effect is
+// evidence.DecisionEffect's, applied by the projector in the same transaction as the event:
+// for a manual or disagreement seam the decision is the citation's new status
+// (found_at_source, not_found or unreachable), applied to it with who decided and why; for a
+// contradiction or an absence it gives every claim of the seam a standing (contradicted,
+// unsettled or none), recorded in the event. Every claim of the seam is then recomputed
+// (status, strength, standing). The reason is required.
 //
 // Errors wrap [ErrNotFound] when there is no such seam, [ErrConflict] when it is already
-// resolved (a resolved seam stays resolved), and [ErrInvalid] for a decision that does not
-// fit the kind or an empty reason. Nothing is recorded then.
+// resolved (a resolved seam stays resolved), and [ErrInvalid] (and evidence.ErrDecision) for
+// a decision that is not one of its kind's, or an empty reason. Nothing is recorded then.
 func (s *Store) ResolveSeam(ctx context.Context, actor, id, decision, reason string) (SeamView, error) {
 	p := seamResolved{Seam: id, Decision: strings.TrimSpace(decision), Reason: strings.TrimSpace(reason)}
 	if err := checkActor(actor); err != nil {
@@ -275,7 +290,13 @@ func (s *Store) ResolveSeam(ctx context.Context, actor, id, decision, reason str
 			if state != string(evidence.SeamOpen) {
 				return nil, fmt.Errorf("it is already resolved, and a resolved seam stays resolved; open a new seam to raise the question again: %w", ErrConflict)
 			}
-			if err := checkDecision(evidence.SeamKind(kind), p.Decision, p.Reason); err != nil {
+			eff, err := evidence.DecisionEffect(evidence.SeamKind(kind), evidence.Decision(p.Decision))
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", err, ErrInvalid)
+			}
+			p := p
+			p.Standing = &eff.Claim
+			if _, err := checkDecision(evidence.SeamKind(kind), p); err != nil {
 				return nil, err
 			}
 			return prepareDrafts([]Draft{{Type: typeSeamResolved, Payload: p}})
@@ -292,8 +313,10 @@ func (s *Store) ResolveSeam(ctx context.Context, actor, id, decision, reason str
 	return v, nil
 }
 
-// projectSeamResolved closes the seam and, for a seam about one citation, applies the
-// decision to the citation and recomputes its claim.
+// projectSeamResolved closes the seam, applies the decision's effect
+// (evidence.DecisionEffect) and recomputes every claim of the seam: for a seam about one
+// citation the decision is the citation's status; for the other kinds the seam's standing is
+// recorded and each claim's standing follows (recomputeClaim).
 func projectSeamResolved(tx *sql.Tx, ev *Event, p *seamResolved) error {
 	var kind, state string
 	if err := tx.QueryRow("SELECT kind, state FROM seams WHERE id = ?", p.Seam).Scan(&kind, &state); err != nil {
@@ -302,31 +325,53 @@ func projectSeamResolved(tx *sql.Tx, ev *Event, p *seamResolved) error {
 	if state != string(evidence.SeamOpen) {
 		return fmt.Errorf("seam %s is already resolved: %w", p.Seam, ErrConflict)
 	}
-	if err := checkDecision(evidence.SeamKind(kind), p.Decision, p.Reason); err != nil {
+	eff, err := checkDecision(evidence.SeamKind(kind), *p)
+	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec("UPDATE seams SET state = 'resolved', decision = ?, reason = ?, resolved_at = ?, resolved_by = ? WHERE id = ?",
-		p.Decision, p.Reason, ev.At, ev.Actor, p.Seam); err != nil {
+	if _, err := tx.Exec("UPDATE seams SET state = 'resolved', decision = ?, reason = ?, resolved_at = ?, resolved_by = ?, standing = ? WHERE id = ?",
+		p.Decision, p.Reason, ev.At, ev.Actor, eff.Claim, p.Seam); err != nil {
 		return fmt.Errorf("seam %s: %w", p.Seam, err)
 	}
-	if kind != string(evidence.SeamManual) && kind != string(evidence.SeamDisagreement) {
-		return nil
+	if eff.Citation != "" {
+		var citation string
+		err := tx.QueryRow("SELECT ct.id FROM seam_citations sc JOIN citations ct ON ct.id = sc.citation WHERE sc.seam = ?", p.Seam).Scan(&citation)
+		if err != nil {
+			return fmt.Errorf("seam %s: its citation: %w", p.Seam, err)
+		}
+		note := fmt.Sprintf("decided by %s (seam %s): %s", ev.Actor, p.Seam, p.Reason)
+		if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, decided_by_seam = ? WHERE id = ?", eff.Citation, note, p.Seam, citation); err != nil {
+			return fmt.Errorf("citation %s: %w", citation, err)
+		}
+		if eff.Citation == evidence.StatusFound {
+			if err := acceptSupportEvidence(tx, citation); err != nil {
+				return err
+			}
+		}
 	}
-	var citation, claim string
-	err := tx.QueryRow("SELECT ct.id, ct.claim FROM seam_citations sc JOIN citations ct ON ct.id = sc.citation WHERE sc.seam = ?", p.Seam).Scan(&citation, &claim)
+	rows, err := tx.Query("SELECT claim FROM seam_claims WHERE seam = ? ORDER BY claim", p.Seam)
 	if err != nil {
-		return fmt.Errorf("seam %s: its citation: %w", p.Seam, err)
+		return fmt.Errorf("seam %s: its claims: %w", p.Seam, err)
 	}
-	note := fmt.Sprintf("decided by %s (seam %s): %s", ev.Actor, p.Seam, p.Reason)
-	if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, decided_by_seam = ? WHERE id = ?", p.Decision, note, p.Seam, citation); err != nil {
-		return fmt.Errorf("citation %s: %w", citation, err)
+	var claims []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			rows.Close()
+			return fmt.Errorf("seam %s: its claims: %w", p.Seam, err)
+		}
+		claims = append(claims, c)
 	}
-	if p.Decision == string(evidence.StatusFound) {
-		if err := acceptSupportEvidence(tx, citation); err != nil {
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("seam %s: its claims: %w", p.Seam, err)
+	}
+	for _, c := range claims {
+		if err := recomputeClaim(tx, c); err != nil {
 			return err
 		}
 	}
-	return recomputeClaim(tx, claim)
+	return nil
 }
 
 // Seams returns the seams in a state (evidence.SeamOpen or evidence.SeamResolved; "" for
@@ -345,10 +390,10 @@ func loadSeams(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]Se
 	out := []SeamView{}
 	byID := map[string]int{}
 	err := eachRow(ctx, tx, `SELECT s.id, s.kind, s.summary, s.state, s.opened_at, s.opened_by,
-		coalesce(s.decision, ''), coalesce(s.reason, ''), coalesce(s.resolved_at, ''), coalesce(s.resolved_by, '')
+		coalesce(s.decision, ''), coalesce(s.reason, ''), coalesce(s.resolved_at, ''), coalesce(s.resolved_by, ''), s.standing
 		FROM seams s WHERE `+where+` ORDER BY s.opened_seq`, args, func(rows *sql.Rows) error {
 		v := SeamView{Claims: []string{}, Citations: []string{}}
-		if err := rows.Scan(&v.ID, &v.Kind, &v.Summary, &v.State, &v.OpenedAt, &v.OpenedBy, &v.Decision, &v.Reason, &v.ResolvedAt, &v.ResolvedBy); err != nil {
+		if err := rows.Scan(&v.ID, &v.Kind, &v.Summary, &v.State, &v.OpenedAt, &v.OpenedBy, &v.Decision, &v.Reason, &v.ResolvedAt, &v.ResolvedBy, &v.Standing); err != nil {
 			return err
 		}
 		byID[v.ID] = len(out)

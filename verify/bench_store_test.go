@@ -47,7 +47,7 @@ func BenchmarkCheck1000Citations(b *testing.B) {
 		if i%4 == 3 {
 			quote = "a sentence that the page never held"
 		}
-		claims[i] = claimOf(fmt.Sprintf("Claim %d.", i), fmt.Sprintf("http://h%d.test:%s/post/%d", i%hosts, u.Port(), i), quote)
+		claims[i] = claimOf(claimLabel(i)+".", fmt.Sprintf("http://h%d.test:%s/post/%d", i%hosts, u.Port(), i), quote)
 	}
 	store, _ := openStore(b)
 	ctx := context.Background()
@@ -183,7 +183,7 @@ func BenchmarkCheckCorpus(b *testing.B) {
 					link += fmt.Sprintf("/%d", i)
 				}
 				urls[link] = true
-				claims[i] = claimOf(fmt.Sprintf("Claim %d.", i), link, quotes[i])
+				claims[i] = claimOf(claimLabel(i)+".", link, quotes[i])
 				if found[i] {
 					wantFound++
 				}

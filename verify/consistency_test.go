@@ -71,4 +71,49 @@ func TestCheckConsistencyOpensContradiction(t *testing.T) {
 	if out := check("Tourism accounted for 15% of Tunisia's GDP in 2013.", quote); out.Seam != nil || len(out.Checked.Consistency) != 0 {
 		t.Errorf("a consistent claim opened %+v (%+v)", out.Seam, out.Checked.Consistency)
 	}
+	// A figure the page does not give opens the seam too, and is named in it.
+	out = check("Tourism accounted for 15% of Tunisia's GDP in 2013, with 7 million visitors.", quote)
+	if out.Checked.Status != evidence.StatusFound || out.Seam == nil || out.Seam.Kind != evidence.SeamContradiction ||
+		len(out.Checked.Consistency) != 1 || out.Checked.Consistency[0].Kind != evidence.MismatchFigure || out.Checked.Consistency[0].Claim != "7 million" ||
+		!strings.Contains(out.Seam.Summary, "“7 million”") {
+		t.Errorf("a figure not on the page: %+v, seam %+v", out.Checked.Consistency, out.Seam)
+	}
+}
+
+// The figures of the consistency check are the matcher's whole numbers: a quote that starts
+// at a number token of the page is found, and one that starts inside a token (where the
+// figure check reads no figure) is not. So a figure the check finds on the page is one the
+// matcher would find there, and the other way round.
+func TestFigureTokensAreTheMatchersNumbers(t *testing.T) {
+	tail := " people were counted on the island"
+	for _, page := range []string{
+		"près de 5 500" + tail,
+		"In 2020 500" + tail,
+		"about 5\u00a0500" + tail,
+		"exactly 1,000" + tail,
+		"roughly 1.5" + tail,
+		"a record −25.6" + tail,
+		"some 1 1/2" + tail,
+		"٣٠٠" + tail,
+	} {
+		toks := evidence.NumberTokens(page)
+		if len(toks) == 0 {
+			t.Fatalf("%q: no number token", page)
+		}
+		for _, tok := range toks {
+			if m, err := MatchQuote(page, page[tok.Start:]); err != nil || !m.Found {
+				t.Errorf("%q: the quote from the token %q on is not found (%v)", page, tok.Text, err)
+			}
+			// Every rune boundary strictly inside the token starts a quote the matcher refuses.
+			for i := range tok.Text {
+				if i == 0 {
+					continue
+				}
+				inner := strings.TrimLeft(page[tok.Start+i:], " \u00a0")
+				if m, err := MatchQuote(page, inner); err == nil && m.Found {
+					t.Errorf("%q: the quote %q starts inside the number %q, yet the matcher finds it", page, inner, tok.Text)
+				}
+			}
+		}
+	}
 }

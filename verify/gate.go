@@ -18,6 +18,10 @@ type LedgerClaim struct {
 	Text     string
 	Status   evidence.Status
 	Strength evidence.Strength
+	// Standing is what people's decisions made of the claim (evidence.ClaimStanding);
+	// DecidedBy are the resolved seams whose decision gave it, oldest first.
+	Standing  evidence.Standing
+	DecidedBy []string
 	// OpenSeams are the open seams about the claim itself.
 	OpenSeams []string
 	Citations []LedgerCitation
@@ -115,17 +119,19 @@ func (gc *GateClaim) step(s string) {
 
 // The next steps a blocked claim's answer names (GateClaim.Next).
 const (
-	stepCite       = "cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`"
-	stepLeaveOut   = "or leave the claim out of memory, or write it as a question or a plan rather than a fact"
-	stepCheck      = "run `ledger gate --check` to check its URL and quote at the source now (or `ledger import` and `ledger check --batch ID`)"
-	stepQuote      = "add an exact quote of at least 12 characters from the cited page, then run `ledger gate --check`"
-	stepNotFound   = "do not write it: a cited quote is not on its page; find a page that says it, cite its URL and exact quote, and run `ledger gate --check`"
-	stepUnread     = "the cited page could not be read; cite another page that says it, or ask a person to open the page"
-	stepUnchecked  = "its citations were never checked: run `ledger check --batch ID` for its batch, or `ledger gate --check`"
-	stepWords      = "write the claim in the words of its verified quote, or cite the URL and quote that say what it says and run `ledger gate --check`"
-	stepLedger     = "do not write it now; the ledger must be readable and writable (check --data / LEDGER_DATA), then ask the gate again"
-	stepOtherwise  = "leave it out of memory, or ask a person"
-	stepSeamFormat = "ask a person to resolve seam %s (the /seams page, or POST /api/seams/{id}/resolve), then ask the gate again"
+	stepCite         = "cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`"
+	stepLeaveOut     = "or leave the claim out of memory, or write it as a question or a plan rather than a fact"
+	stepCheck        = "run `ledger gate --check` to check its URL and quote at the source now (or `ledger import` and `ledger check --batch ID`)"
+	stepQuote        = "add an exact quote of at least 12 characters from the cited page, then run `ledger gate --check`"
+	stepNotFound     = "do not write it: a cited quote is not on its page; find a page that says it, cite its URL and exact quote, and run `ledger gate --check`"
+	stepUnread       = "the cited page could not be read; cite another page that says it, or ask a person to open the page"
+	stepUnchecked    = "its citations were never checked: run `ledger check --batch ID` for its batch, or `ledger gate --check`"
+	stepWords        = "write the claim in the words of its verified quote, or cite the URL and quote that say what it says and run `ledger gate --check`"
+	stepLedger       = "do not write it now; the ledger must be readable and writable (check --data / LEDGER_DATA), then ask the gate again"
+	stepOtherwise    = "leave it out of memory, or ask a person"
+	stepContradicted = "do not write it: a person found it contradicted, and that decision is final; write what the cited page says instead"
+	stepUnsettled    = "do not write it: a person resolved a seam on it without settling it; cite a source of record that says it, in a new claim, and run `ledger gate --check`"
+	stepSeamFormat   = "ask a person to resolve seam %s (the /seams page, or POST /api/seams/{id}/resolve), then ask the gate again"
 )
 
 // NotGated is a statement of the text that is not a factual claim, with the triage rule that
@@ -372,9 +378,18 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	var problems []string
 	var seams []string
-	seams = append(seams, lc.OpenSeams...)
+	// A seam about the claim and one of its citations is named once.
+	for _, id := range lc.OpenSeams {
+		if !slices.Contains(seams, id) {
+			seams = append(seams, id)
+		}
+	}
 	for _, ct := range lc.Citations {
-		seams = append(seams, ct.OpenSeams...)
+		for _, id := range ct.OpenSeams {
+			if !slices.Contains(seams, id) {
+				seams = append(seams, id)
+			}
+		}
 	}
 	statuses := make([]evidence.Status, len(lc.Citations))
 	for i, ct := range lc.Citations {
@@ -382,7 +397,16 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 	}
 	// The rule of what may leave the ledger as verified is evidence.HandOn's (the report uses
 	// it too); what follows only says in words why it withholds the claim.
-	withheld := evidence.HandOn(lc.Status, len(seams), statuses)
+	withheld := evidence.HandOn(lc.Status, lc.Standing, len(seams), statuses)
+	switch lc.Standing {
+	case evidence.StandingClear:
+	case evidence.StandingContradicted:
+		problems = append(problems, fmt.Sprintf("a person found it contradicted (seam %s)", strings.Join(lc.DecidedBy, ", ")))
+		gc.step(stepContradicted)
+	default:
+		problems = append(problems, fmt.Sprintf("a person could not settle it (seam %s: %s)", strings.Join(lc.DecidedBy, ", "), lc.Standing))
+		gc.step(stepUnsettled)
+	}
 	if withheld != evidence.HandOnOK && lc.Status != evidence.StatusFound {
 		problems = append(problems, fmt.Sprintf("it is %s, not %s", lc.Status, evidence.StatusFound))
 		switch {

@@ -16,7 +16,7 @@ import (
 var firstPassage = regexp.MustCompile(`(?m)^\[1\] (.+)$`)
 
 // BenchmarkModelTier checks a realistic batch, the claims and quotes of
-// testdata/consistency/cases.json on their corpus pages (29 citations), twice per
+// testdata/consistency/cases.json on their corpus pages (31 citations), twice per
 // iteration: with the quote check alone (the floor) and with the model tier on, against an
 // instant loopback model server that cites passage [1] as its evidence and, for one
 // citation in ten, has model-b disagree (so the tier escalates). It reports:

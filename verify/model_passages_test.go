@@ -13,7 +13,7 @@ import (
 	"evidenceledger/fetch"
 )
 
-// On the realistic batch of BenchmarkModelTier (the 29 real claims and quotes of
+// On the realistic batch of BenchmarkModelTier (the 31 real claims and quotes of
 // testdata/consistency/cases.json on their corpus pages), each verifier is sent, in its own
 // request, the page's words where the program found the citation's quote: the smaller
 // selections never leave out the passage that holds the claim's evidence. Each verifier's

@@ -145,7 +145,7 @@ func TestOneCapturePerPagePerVerifierPerRun(t *testing.T) {
 	)
 	claims := make([]evidence.Claim, len(cites))
 	for i, c := range cites {
-		claims[i] = claimOf(fmt.Sprintf("Claim %d.", i), c.url, c.quote)
+		claims[i] = claimOf(claimLabel(i)+".", c.url, c.quote)
 	}
 	store, _ := openStore(t)
 	jobs := verify.NewJobs(store, verify.NewChecker(verify.LoopbackFetchConfig()), 4)

@@ -276,12 +276,24 @@ func TestCheckBatchEndToEnd(t *testing.T) {
 
 // batchOf imports n checkable citations of path spread over three hosts of site, plus one
 // without a URL.
+// claimLabel names claim i in letters ("Claim a", "Claim b", …, "Claim ba"): a number in a
+// claim is a figure the consistency check looks for on the page.
+func claimLabel(i int) string {
+	s := ""
+	for {
+		s = string(rune('a'+i%26)) + s
+		if i /= 26; i == 0 {
+			return "Claim " + s
+		}
+	}
+}
+
 func batchOf(t testing.TB, store *ledger.Store, site *verify.LoopbackSite, n int, path string) ledger.Batch {
 	t.Helper()
 	hosts := []string{"a.test", "b.test", "c.test"}
 	var claims []evidence.Claim
 	for i := range n {
-		claims = append(claims, claimOf(fmt.Sprintf("Claim %d: the registry counted 4,812 companies.", i), site.At(hosts[i%len(hosts)], path), "the registry counted 4,812 companies"))
+		claims = append(claims, claimOf(claimLabel(i)+": the registry counted 4,812 companies.", site.At(hosts[i%len(hosts)], path), "the registry counted 4,812 companies"))
 	}
 	claims = append(claims, claimOf("A claim with no link.", "", "a quote with no link at all"))
 	return importClaims(t, store, claims...)

@@ -78,7 +78,7 @@ func TestCheckRoutes(t *testing.T) {
 	quote := "the registry counted 4,812 companies"
 	var claims []evidence.Claim
 	for i, host := range []string{"a.test", "b.test", "c.test"} {
-		claims = append(claims, evidence.Claim{Text: fmt.Sprintf("Claim %d.", i), Citations: []evidence.Citation{{URL: at(host, "/report"), Quote: quote}}})
+		claims = append(claims, evidence.Claim{Text: fmt.Sprintf("Claim %c.", 'a'+i), Citations: []evidence.Citation{{URL: at(host, "/report"), Quote: quote}}})
 	}
 	b, err := f.store.ImportResearch(ctx, "user:olga", []byte("paste"), evidence.Research{Claims: claims})
 	if err != nil {

@@ -80,8 +80,13 @@ func (g gateImporter) ImportClaims(ctx context.Context, actor string, claims []e
 func ledgerClaims(cs []ledger.ClaimView) []verify.LedgerClaim {
 	out := make([]verify.LedgerClaim, len(cs))
 	for i, c := range cs {
-		lc := verify.LedgerClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, OpenSeams: c.OpenSeams,
+		lc := verify.LedgerClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, Standing: c.Standing, DecidedBy: []string{}, OpenSeams: c.OpenSeams,
 			Citations: make([]verify.LedgerCitation, len(c.Citations))}
+		for _, d := range c.Decisions {
+			if d.Standing != evidence.StandingClear {
+				lc.DecidedBy = append(lc.DecidedBy, d.Seam)
+			}
+		}
 		for j, ct := range c.Citations {
 			lc.Citations[j] = verify.LedgerCitation{ID: ct.ID, URL: ct.URL, Quote: ct.Quote, Status: ct.Status, OpenSeams: ct.OpenSeams}
 		}

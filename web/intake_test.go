@@ -144,7 +144,7 @@ func TestIntakeRefusalsChangeNothing(t *testing.T) {
 		t.Fatalf("open seam: %d %s", seamStatus, seamBody)
 	}
 	seam := decode[ledger.SeamView](t, seamBody)
-	if st, b := f.send(t, "POST", "/api/seams/"+seam.ID+"/resolve", f.operator, "application/json", []byte(`{"decision":"accepted","reason":"No filing names one."}`)); st != 200 {
+	if st, b := f.send(t, "POST", "/api/seams/"+seam.ID+"/resolve", f.operator, "application/json", []byte(`{"decision":"not_established","reason":"No filing names one."}`)); st != 200 {
 		t.Fatalf("resolve: %d %s", st, b)
 	}
 	big := bytes.Repeat([]byte("Acme was founded in 1999. "), evidence.MaxPasteBytes/20)

@@ -358,6 +358,9 @@ func (s *server) pageClaims(w http.ResponseWriter, r *http.Request) {
 type claimData struct {
 	Claim ledger.ClaimView
 	Seams []ledger.SeamView
+	// Withheld is why the claim may not be handed on (evidence.HandOn, the rule the report and
+	// the gate use); "" when it may.
+	Withheld evidence.Withheld
 }
 
 func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
@@ -368,9 +371,12 @@ func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 	}
 	d := claimData{Claim: c}
 	ids := append([]string{}, c.OpenSeams...)
+	var statuses []evidence.Status
 	for _, ct := range c.Citations {
 		ids = append(ids, ct.OpenSeams...)
+		statuses = append(statuses, ct.Status)
 	}
+	d.Withheld = evidence.HandOn(c.Status, c.Standing, len(ids), statuses)
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if seen[id] {
@@ -420,15 +426,21 @@ type seamRow struct {
 	Seam      ledger.SeamView
 	Claims    []ledger.ClaimView
 	Citations []ledger.CitationView
-	// Decisions are the choices for a seam whose decision is a citation status.
-	Decisions []string
+	// Decisions are the decisions the seam's kind accepts (evidence.Decisions), each with the
+	// words that say what it does.
+	Decisions []evidence.Choice
+	// Decided is, for a resolved seam, the words of its decision; "" for a decision recorded
+	// as free text before decisions were fixed.
+	Decided string
 }
 
 // seamRowOf loads the claims and citations a seam names.
 func (s *server) seamRowOf(ctx context.Context, sm ledger.SeamView) (seamRow, error) {
-	row := seamRow{Seam: sm}
-	if sm.Kind == evidence.SeamManual || sm.Kind == evidence.SeamDisagreement {
-		row.Decisions = []string{string(evidence.StatusFound), string(evidence.StatusNotFound), string(evidence.StatusUnreachable)}
+	row := seamRow{Seam: sm, Decisions: evidence.Decisions(sm.Kind)}
+	for _, c := range row.Decisions {
+		if string(c.Decision) == sm.Decision {
+			row.Decided = c.Label
+		}
 	}
 	for _, id := range sm.Claims {
 		c, err := s.cfg.Ledger.Claim(ctx, id)

@@ -311,17 +311,19 @@ func TestSeamsPages(t *testing.T) {
 		"The Bardo museum &lt;script&gt;", "Tourism accounts for roughly 7%",
 		"No primary source names the buyer",
 		`<a href="https://data.bank.example/country/tunisia" rel="noopener noreferrer" target="_blank"`,
-		`<option value="found_at_source">`,
+		`<input type="radio" name="decision" value="contradicted" required> <strong>contradicted</strong>: the claim is contradicted: it is never used</label>`,
 	} {
 		if !strings.Contains(p.body, want) {
 			t.Errorf("seams page lacks %q", want)
 		}
 	}
 	assertNoRawMarkup(t, "seams page", p.body)
-	// No decision is chosen for the person: the empty choice is selected, and required.
-	if !strings.Contains(p.body, `<select name="decision" required><option value="" selected>choose: found, not found or unreachable</option><option value="found_at_source">`) ||
-		regexp.MustCompile(`<option value="[a-z_]+" selected`).MatchString(p.body) {
-		t.Error("the seam form preselects a decision")
+	// No decision is chosen for the person: the kind's decisions are offered, none checked,
+	// one required.
+	if !strings.Contains(p.body, `<input type="radio" name="decision" value="found_at_source" required> <strong>found_at_source</strong>: the quote is on the page</label>`) ||
+		!strings.Contains(p.body, `<input type="radio" name="decision" value="not_established"> <strong>not_established</strong>`) ||
+		regexp.MustCompile(`name="decision"[^>]*checked`).MatchString(p.body) || strings.Contains(p.body, `<input name="decision"`) {
+		t.Error("the seam form does not offer the kind's decisions, or preselects one")
 	}
 	if p := b.post("/seams/"+manual.ID+"/resolve", url.Values{"decision": {""}, "reason": {"sent without choosing"}}); p.status != http.StatusBadRequest {
 		t.Errorf("a resolution without a decision: %d", p.status)
@@ -333,7 +335,7 @@ func TestSeamsPages(t *testing.T) {
 	// Resolving with htmx swaps in the resolved row.
 	p = b.post("/seams/"+manual.ID+"/resolve", url.Values{"decision": {"found_at_source"}, "reason": {"Opened by hand; the quote is in the second paragraph."}}, "HX-Request", "true")
 	if p.status != 200 || strings.Contains(p.body, "<html") || !strings.HasPrefix(strings.TrimSpace(p.body), `<article class="card seam" id="seam-`+manual.ID+`"`) ||
-		!strings.Contains(p.body, "by user:olga: <strong>found_at_source</strong>") || strings.Contains(p.body, "<form") {
+		!strings.Contains(p.body, `by user:olga: <strong class="decision">found_at_source</strong> (the quote is on the page)`) || strings.Contains(p.body, "<form") {
 		t.Fatalf("resolve fragment: %d %s", p.status, p.body)
 	}
 	if c, _ := f.store.Claim(ctx, c2.ID); c.Status != evidence.StatusFound {
@@ -351,15 +353,20 @@ func TestSeamsPages(t *testing.T) {
 			absence = sm
 		}
 	}
-	if p = b.post("/seams/"+absence.ID+"/resolve", url.Values{"decision": {"accepted"}, "reason": {""}}); p.status != http.StatusBadRequest {
+	if p = b.post("/seams/"+absence.ID+"/resolve", url.Values{"decision": {"not_established"}, "reason": {""}}); p.status != http.StatusBadRequest {
 		t.Fatalf("resolve without a reason: %d", p.status)
 	}
+	// A decision that is not of the kind's set is refused.
+	if p = b.post("/seams/"+absence.ID+"/resolve", url.Values{"decision": {"accepted as unknown"}, "reason": {"No registry lists it."}}); p.status != http.StatusBadRequest {
+		t.Fatalf("resolve with a free-text decision: %d", p.status)
+	}
 	// Without JS, resolving redirects to the list.
-	if p = b.post("/seams/"+absence.ID+"/resolve", url.Values{"decision": {"accepted as unknown"}, "reason": {"No registry lists it."}}); p.status != http.StatusSeeOther || p.header.Get("Location") != "/seams" {
+	if p = b.post("/seams/"+absence.ID+"/resolve", url.Values{"decision": {"not_established"}, "reason": {"No registry lists it."}}); p.status != http.StatusSeeOther || p.header.Get("Location") != "/seams" {
 		t.Fatalf("resolve without JS: %d", p.status)
 	}
 	p = b.get("/seams?state=resolved")
-	if strings.Count(p.body, `<article class="card seam"`) != 2 || !strings.Contains(p.body, "No registry lists it.") {
+	if strings.Count(p.body, `<article class="card seam"`) != 2 || !strings.Contains(p.body, "No registry lists it.") ||
+		!strings.Contains(p.body, `<strong class="decision">not_established</strong> (no source of record states it: the claim is not used)`) {
 		t.Fatalf("resolved seams: %s", p.body)
 	}
 	if p = b.get("/seams?state=closed"); p.status != 400 {

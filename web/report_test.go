@@ -22,10 +22,10 @@ var updateReports = flag.Bool("update", false, "rewrite testdata/web/report/* fr
 func goldenHandOff() ledger.HandOff {
 	risk := "The quoted words were in the visible text of the page when it was fetched. That does not show that the claim is true."
 	return ledger.HandOff{
-		Batch: ledger.HandOffBatch{ID: "b_00000000000000a1", ImportedAt: "2026-11-30T10:00:00.000Z", ImportedBy: "user:olga", Claims: 5, Citations: 8},
+		Batch: ledger.HandOffBatch{ID: "b_00000000000000a1", ImportedAt: "2026-11-30T10:00:00.000Z", ImportedBy: "user:olga", Claims: 6, Citations: 9},
 		Usable: []ledger.HandOffClaim{{
 			ID: "c_00000000000000c1", Text: "Acme was founded in 1999 [by *two* engineers](https://evil.example) <script>alert(1)</script>.", Status: evidence.StatusFound,
-			Strength: evidence.StrengthMedium, OpenSeams: []string{},
+			Strength: evidence.StrengthMedium, OpenSeams: []string{}, Decisions: []ledger.ClaimDecision{},
 			Citations: []ledger.HandOffCitation{
 				{ID: "ct_0000000000000001", URL: "https://acme.example/about", Quote: "founded in 1999", Status: evidence.StatusFound, Note: "found as written",
 					Excerpt: "Acme was founded in 1999 by two engineers in a garage & a shed.", FinalURL: "https://www.acme.example/about/", FetchedAt: "2026-11-30T10:01:00.000Z",
@@ -38,17 +38,23 @@ func goldenHandOff() ledger.HandOff {
 		}},
 		Withheld: []ledger.HandOffClaim{
 			{ID: "c_00000000000000c2", Text: "Acme has 400 staff.", Status: evidence.StatusFound, Strength: evidence.StrengthLow, Withheld: evidence.WithheldSeam,
-				OpenSeams: []string{"s_00000000000000e1"}, Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000003", URL: "https://news.example/acme", Quote: "400 people work there",
+				OpenSeams: []string{"s_00000000000000e1"}, Decisions: []ledger.ClaimDecision{}, Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000003", URL: "https://news.example/acme", Quote: "400 people work there",
 					Status: evidence.StatusFound, Note: "found after folding case", Excerpt: "400 People work there", FetchedAt: "2026-11-30T10:01:01.000Z", SHA256: strings.Repeat("cd", 32), ResidualRisk: risk}}},
-			{ID: "c_00000000000000c3", Text: "Acme was founded in 2004.", Status: evidence.StatusNotFound, Withheld: evidence.WithheldNotFound, OpenSeams: []string{},
+			{ID: "c_00000000000000c3", Text: "Acme was founded in 2004.", Status: evidence.StatusNotFound, Withheld: evidence.WithheldNotFound, OpenSeams: []string{}, Decisions: []ledger.ClaimDecision{},
 				Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000004", URL: "https://acme.example/`history`", Quote: "founded in 2004 by two engineers", Status: evidence.StatusNotFound,
 					Note: "the quote is not on the page", FetchedAt: "2026-11-30T10:01:02.000Z", SHA256: strings.Repeat("ef", 32), ResidualRisk: risk}}},
-			{ID: "c_00000000000000c4", Text: "Acme # won | an award.", Status: evidence.StatusUnreachable, Withheld: evidence.WithheldUnreachable, OpenSeams: []string{},
+			{ID: "c_00000000000000c4", Text: "Acme # won | an award.", Status: evidence.StatusUnreachable, Withheld: evidence.WithheldUnreachable, OpenSeams: []string{}, Decisions: []ledger.ClaimDecision{},
 				Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000005", URL: "https://slow.example/", Quote: "won the award", Status: evidence.StatusUnreachable, Note: "the page took longer than 20s"}}},
-			{ID: "c_00000000000000c5", Text: "Acme is loved\nby everyone.", Status: evidence.StatusReported, Withheld: evidence.WithheldUnchecked, OpenSeams: []string{},
+			{ID: "c_00000000000000c6", Text: "Acme counted 500 whales.", Status: evidence.StatusFound, Strength: evidence.StrengthLow, Withheld: evidence.WithheldContradicted,
+				Standing: evidence.StandingContradicted, OpenSeams: []string{}, Decisions: []ledger.ClaimDecision{{Seam: "s_00000000000000e2", Kind: evidence.SeamContradiction,
+					Decision: "contradicted", Standing: evidence.StandingContradicted, Reason: "The page counts *300* animals, not 500.", ResolvedBy: "user:vera", ResolvedAt: "2026-11-30T10:01:30.000Z"}},
+				Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000007", URL: "https://whales.example/survey", Quote: "300 individual animals were counted", Status: evidence.StatusFound,
+					Note:    "found as written; but the claim says “500” where neither the quote nor the page's words around it give that figure (the quote gives “300”) (seam s_00000000000000e2)",
+					Excerpt: "In the survey, 300 individual animals were counted.", FetchedAt: "2026-11-30T10:01:04.000Z", SHA256: strings.Repeat("34", 32), ResidualRisk: risk}}},
+			{ID: "c_00000000000000c5", Text: "Acme is loved\nby everyone.", Status: evidence.StatusReported, Withheld: evidence.WithheldUnchecked, OpenSeams: []string{}, Decisions: []ledger.ClaimDecision{},
 				Citations: []ledger.HandOffCitation{{ID: "ct_0000000000000006", Status: evidence.StatusReported, Note: evidence.NoteNoSource}}},
 		},
-		WithheldBy: map[evidence.Withheld]int{evidence.WithheldSeam: 1, evidence.WithheldCitationNotFound: 0, evidence.WithheldNotFound: 1, evidence.WithheldUnreachable: 1, evidence.WithheldUnchecked: 1},
+		WithheldBy: map[evidence.Withheld]int{evidence.WithheldContradicted: 1, evidence.WithheldUnsettled: 0, evidence.WithheldSeam: 1, evidence.WithheldCitationNotFound: 0, evidence.WithheldNotFound: 1, evidence.WithheldUnreachable: 1, evidence.WithheldUnchecked: 1},
 		At:         ledger.ChainPoint{Seq: 42, Hash: strings.Repeat("0f", 32), EventAt: "2026-11-30T10:02:00.000Z"},
 	}
 }
