@@ -19,7 +19,7 @@ import (
 
 var serveCommand = command{
 	name:    "serve",
-	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-endpoint URL --adjudicator-model NAME]",
+	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-endpoint URL --adjudicator-model NAME] [--chromium PATH] [--render=false] [--render-scripts=false]",
 	run:     runServe,
 }
 
@@ -27,6 +27,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("serve", e)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
 	buildModels := addModelFlags(fs, e)
+	buildRenderer := addRenderFlags(fs, e)
 	var witnessFlags repeated
 	fs.Var(&witnessFlags, "witness", "a C2SP tlog-witness to send each new checkpoint to, as `URL=KEY` (its base URL and cosigner verifier key); may be repeated")
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
@@ -55,7 +56,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 	// Closed before the store (defers run last in, first out): checks in flight are
 	// dropped unrecorded, and checking the batch again finishes them.
-	checker := verify.NewChecker(cfg).WithModels(models)
+	renderer := buildRenderer()
+	if renderer != nil {
+		defer renderer.Close() // after the jobs (defers run last in, first out)
+	}
+	checker := verify.NewChecker(cfg).WithModels(models).WithRenderer(renderer)
 	jobs := verify.NewJobs(s, checker, workers)
 	defer jobs.Close()
 	// First run: with no user yet, a one-time link creates the first operator.
@@ -81,6 +86,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
+	sayRenderer(e.stderr, renderer)
 	fmt.Fprintf(e.stderr, "ledger: serving on http://%s\n", ln.Addr())
 	if setupToken != "" {
 		fmt.Fprintf(e.stderr, "ledger: no user yet; open this link once to create the first operator (valid until used or until the server stops):\n  http://%s/setup?token=%s\n", linkHost(ln.Addr()), setupToken)
