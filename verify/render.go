@@ -166,6 +166,13 @@ func (r *Renderer) Close() error {
 	return nil
 }
 
+// Start starts the browser now rather than at the first rendering (a server may, to pay
+// the start before the first check); it returns why it cannot start.
+func (r *Renderer) Start() error {
+	_, err := r.start()
+	return err
+}
+
 // errNoBrowser wraps every failure to start the browser.
 var errNoBrowser = errors.New("no browser to render the page")
 

@@ -5,6 +5,9 @@
 //
 // The method (docs/verification.md, "The rendering verifier"):
 //
+//  0. As the extractors' style rules have it, the root and the body are never hidden (a
+//     page that hides them until a script runs is shown), and every animation and transition
+//     is taken to its end.
 //  1. Every text node of the rendered document, in tree order, into open shadow roots,
 //     leaving out <script>, <style>, <noscript>, <template> and the <head>, is folded one
 //     character at a time: whitespace, invisible characters (Unicode Cf) and quotation marks
@@ -32,6 +35,26 @@
   const MIN_CONTRAST = 1.5;
   const SKIP = new Set(["script", "style", "noscript", "template", "head", "title"]);
   const MARKS = new Set(Array.from("\"'“”„‟«»‘’‚‛‹›″‶〝〞〟′‵ʼ´`"));
+
+  // As in the extractors' style rules, the root and the body are never hidden: a page that
+  // hides them (the frame-busting html{display:none}, a fade-in) is shown by its scripts.
+  for (const e of [document.documentElement, document.body]) {
+    if (!e) continue;
+    const cs = getComputedStyle(e);
+    if (cs.display === "none") e.style.setProperty("display", "block", "important");
+    if (cs.visibility !== "visible") e.style.setProperty("visibility", "visible", "important");
+    if (parseFloat(cs.opacity) < 1) e.style.setProperty("opacity", "1", "important");
+    if (cs.contentVisibility === "hidden") e.style.setProperty("content-visibility", "visible", "important");
+  }
+  // Animations and transitions are taken to their end, as a reader who waits sees them; one
+  // that never ends is taken off.
+  for (const a of document.getAnimations()) {
+    try {
+      a.finish();
+    } catch (e) {
+      a.cancel();
+    }
+  }
 
   // Pointer events never hide anything: hit testing must see every box that is drawn.
   const force = document.createElement("style");

@@ -326,3 +326,30 @@ func TestRenderSight(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderRootAndBodyNeverHidden: a page that hides its root or body until a script runs
+// (frame-busting, fade-ins), or fades its text in, is read as a reader with scripts sees it,
+// as the extractors' style rules read it; a paragraph hidden inside it is still hidden.
+func TestRenderRootAndBodyNeverHidden(t *testing.T) {
+	r := testRenderer(t)
+	const s = "The mayor accepted the money from the developer"
+	cases := []sightCase{
+		{"html{display:none}", `<!doctype html><style>html{display:none}</style><p>` + s + `.</p>`, s, true},
+		{"body{visibility:hidden}", `<!doctype html><style>body{visibility:hidden}</style><p>` + s + `.</p>`, s, true},
+		{"body{opacity:0} with a transition", `<!doctype html><style>body{opacity:0;transition:opacity 5s}</style><p>` + s + `.</p>`, s, true},
+		{"a fade-in animation", `<!doctype html><style>@keyframes in{from{opacity:0}to{opacity:1}} p{animation:in 30s}</style><p>` + s + `.</p>`, s, true},
+		{"hidden inside a hidden body", `<!doctype html><style>body{visibility:hidden}.x{display:none}</style><p class="x">` + s + `.</p>`, s, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.desc, func(t *testing.T) {
+			p := &fetch.Result{FinalURL: "http://sight.test/page", ContentType: "text/html; charset=utf-8", Body: []byte(tc.html), Status: 200}
+			out, err := r.render(context.Background(), sightJob{page: p, parts: [][]string{{tc.part}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[0].Seen != tc.seen {
+				t.Errorf("seen %v (%s), want %v", out[0].Seen, out[0].Why, tc.seen)
+			}
+		})
+	}
+}
