@@ -124,6 +124,8 @@ type Run struct {
 	pages map[string]*[2]runCapture
 	// expected holds, by URL, the quotes the run will look for there (see expect).
 	expected map[string][]string
+	// sights is the run's renderings (render_check.go).
+	sights renderMemo
 }
 
 // runCapture is one verifier's capture of one URL, made once.
@@ -148,6 +150,7 @@ func (r *Run) Release(url string) {
 	delete(r.pages, url)
 	delete(r.expected, url)
 	r.mu.Unlock()
+	r.sights.drop(url)
 }
 
 // expect tells the run which quotes it will look for at url, before the first capture of
@@ -180,6 +183,7 @@ func (r *Run) verify(ctx context.Context, i int, v Verifier, t evidence.CheckTar
 	rc.once.Do(func() {
 		rc.c = cv.Capture(ctx, t.URL)
 		rc.c.expected = expected
+		rc.c.memo = &r.sights
 	})
 	return cv.Judge(ctx, t, rc.c)
 }

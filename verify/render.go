@@ -13,13 +13,18 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
+	cdptarget "github.com/chromedp/cdproto/target"
 	cdpfetch "github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"evidenceledger/fetch"
@@ -232,6 +237,10 @@ func (r *Renderer) start() (context.Context, error) {
 		chromedp.ProxyServer("http://" + ln.Addr().String()),
 		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
 		chromedp.WindowSize(1280, 900),
+		// One renderer process per tab at most, not one per site.
+		chromedp.Flag("renderer-process-limit", strconv.Itoa(MaxTabs)),
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "site-per-process,IsolateOrigins,Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,AutofillServerCommunication"),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
@@ -312,6 +321,18 @@ func (r *Renderer) openTab(bctx context.Context) (*tab, error) {
 		}
 		// No rendering reads what another left in the cache.
 		if _, err := cdp.Call(ctx, t, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+			return err
+		}
+		// The domains chromedp turns on for its DOM queries track every node and style
+		// sheet of the page, at a cost that grows with it; the renderer asks the page
+		// itself (render.js) and needs neither, nor attaching to frames.
+		if _, err := cdp.Call(ctx, t, css.Disable, cdp.Empty{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, dom.Disable, cdp.Empty{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, cdptarget.SetAutoAttach, cdptarget.SetAutoAttachParams{AutoAttach: false, WaitForDebuggerOnStart: false}); err != nil {
 			return err
 		}
 		_, err := cdp.Call(ctx, t, cdpfetch.Enable, cdpfetch.EnableParams{Patterns: []*cdpfetch.RequestPattern{{URLPattern: "*"}}})
@@ -395,7 +416,7 @@ func (r *Renderer) render(ctx context.Context, job sightJob) (_ []sight, err err
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
 
-	if err := chromedp.Do(rctx, chromedp.Navigate(job.page.FinalURL)); err != nil {
+	if err := load(rctx, job.page.FinalURL); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", job.page.FinalURL, err)
 	}
 	parts := job.parts
@@ -429,6 +450,42 @@ func (r *Renderer) render(ctx context.Context, job sightJob) (_ []sight, err err
 	return out, nil
 }
 
+// load navigates the tab to u and waits until the document is parsed (DOMContentLoaded)
+// and two animation frames have run: a frame is not drawn while a style sheet the page
+// asked for is pending (they are render-blocking), so by then every sheet the capture
+// answers is applied. It does not wait for the load event, which waits for every frame
+// (an <iframe>'s document, which the capture does not hold and which costs a second on a
+// page with thirty of them) and changes nothing in the page's own layout.
+func load(ctx context.Context, u string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	parsed := chromedp.Events(ctx, page.DomContentEventFired)
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		res, err := cdp.Call(ctx, t, page.Navigate, page.NavigateParams{URL: u})
+		if err != nil {
+			return err
+		}
+		if res.ErrorText != "" {
+			return errors.New(res.ErrorText)
+		}
+		return nil
+	}))
+	if err != nil {
+		return err
+	}
+	for _, err := range parsed {
+		if err != nil {
+			return err
+		}
+		break
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise))
+	return err
+}
+
 // answers answers every request of one rendering from its capture.
 type answers struct {
 	page   *fetch.Result
@@ -440,11 +497,15 @@ type answers struct {
 
 func newAnswers(page *fetch.Result, scripts bool) *answers {
 	a := &answers{page: page, sheets: map[string]*fetch.Sheet{}}
-	// No page script runs, unless scripts are on; then only its inline ones (the fetcher
-	// fetches no script, so no other is in the capture). No worker, plugin or frame.
-	a.csp = "script-src 'none'; object-src 'none'; worker-src 'none'; frame-src 'none'"
+	// The page asks for nothing the capture does not hold: only style sheets (answered from
+	// the fetched ones, the others failed) and data: images and fonts, which are in the page
+	// itself. No page script runs, unless scripts are on; then only its inline ones (the
+	// fetcher fetches no script, so no other is in the capture). No image, font, frame,
+	// worker, plugin or connection is requested at all, so a page of a thousand images asks
+	// nothing of the interception but its sheets.
+	a.csp = "default-src 'none'; style-src * 'unsafe-inline'; img-src data:; font-src data:; frame-src *; script-src 'none'"
 	if scripts {
-		a.csp = "script-src 'unsafe-inline' 'unsafe-eval'; object-src 'none'; worker-src 'none'; frame-src 'none'"
+		a.csp = "default-src 'none'; style-src * 'unsafe-inline'; img-src data:; font-src data:; frame-src *; script-src 'unsafe-inline' 'unsafe-eval'"
 	}
 	for i := range page.Sheets {
 		sh := &page.Sheets[i]
@@ -507,6 +568,17 @@ func (a *answers) answer(ctx context.Context, ev fetchRequestPaused) {
 			ResponseCode:    200,
 			ResponseHeaders: []*cdpfetch.HeaderEntry{{Name: "Content-Type", Value: "text/css"}},
 			Body:            sh.Body,
+		})
+	case ev.ResourceType == network.ResourceTypeDocument:
+		// A frame's document is not in the capture: the frame gets an empty one.
+		_, err = chromedp.Call(ctx, cdpfetch.FulfillRequest, cdpfetch.FulfillRequestParams{
+			RequestID:    ev.RequestID,
+			ResponseCode: 200,
+			ResponseHeaders: []*cdpfetch.HeaderEntry{
+				{Name: "Content-Type", Value: "text/html"},
+				{Name: "Content-Security-Policy", Value: "default-src 'none'"},
+			},
+			Body: []byte("<!doctype html>"),
 		})
 	default:
 		_, err = chromedp.Call(ctx, cdpfetch.FailRequest, cdpfetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})

@@ -3,6 +3,8 @@ package verify
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"mime"
@@ -101,7 +103,20 @@ func (c *Capture) sightOf(ctx context.Context, quote string, m Match) RenderFact
 	if s, ok := c.sights.seen[key]; ok {
 		return factsOf(s)
 	}
+	// The other verifier's capture of the page, when it holds the same bytes (page and
+	// sheets), is the same rendering: within a run it is rendered once.
+	var shared *memoEntry
+	if c.memo != nil {
+		shared = c.memo.entry(contentKey(c.Page))
+		shared.mu.Lock()
+		defer shared.mu.Unlock()
+		if s, ok := shared.seen[quote]; ok {
+			c.sights.seen[key] = s
+			return factsOf(s)
+		}
+	}
 	batch := [][]string{parts}
+	asked := []string{quote}
 	keys := map[string]bool{key: true}
 	for _, q := range c.expected {
 		if q == quote {
@@ -116,6 +131,7 @@ func (c *Capture) sightOf(ctx context.Context, quote string, m Match) RenderFact
 			if _, done := c.sights.seen[k]; !done {
 				keys[k] = true
 				batch = append(batch, p)
+				asked = append(asked, q)
 			}
 		}
 	}
@@ -126,8 +142,64 @@ func (c *Capture) sightOf(ctx context.Context, quote string, m Match) RenderFact
 	}
 	for i, p := range batch {
 		c.sights.seen[partsKey(p)] = out[i]
+		if shared != nil {
+			shared.seen[asked[i]] = out[i]
+		}
 	}
 	return factsOf(out[0])
+}
+
+// renderMemo is a run's renderings, by the bytes rendered (contentKey), shared by the two
+// verifiers' captures of a page when they hold the same bytes: the browser shows the same
+// bytes the same way, so the page is rendered once per run, not once per verifier. Each
+// verifier still matches the quote in its own text; the browser looks for the words
+// folded (render.js), which the two extractors' texts of the same page agree on.
+type renderMemo struct {
+	mu      sync.Mutex
+	entries map[string]*memoEntry
+}
+
+// memoEntry is what one rendering of a page said, by quote. Its lock is held while the
+// page renders, so the other verifier waits for the answer rather than rendering too.
+type memoEntry struct {
+	mu   sync.Mutex
+	seen map[string]sight
+}
+
+func (m *renderMemo) entry(key string) *memoEntry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.entries == nil {
+		m.entries = map[string]*memoEntry{}
+	}
+	e := m.entries[key]
+	if e == nil {
+		e = &memoEntry{seen: map[string]sight{}}
+		m.entries[key] = e
+	}
+	return e
+}
+
+func (m *renderMemo) drop(url string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k := range m.entries {
+		if strings.HasPrefix(k, url+"\x00") {
+			delete(m.entries, k)
+		}
+	}
+}
+
+// contentKey names what a rendering of the page shows: its address, its bytes and the
+// bytes of every style sheet fetched for it (a sheet that was not fetched is named failed).
+func contentKey(p *fetch.Result) string {
+	h := sha256.New()
+	h.Write(p.Body)
+	for _, sh := range p.Sheets {
+		fmt.Fprintf(h, "\x00%s\x00%s\x00%v\x00%v\x00", sh.URL, sh.FinalURL, sh.Err != nil, sh.Capped)
+		h.Write(sh.Body)
+	}
+	return p.RequestedURL + "\x00" + p.FinalURL + "\x00" + hex.EncodeToString(h.Sum(nil))
 }
 
 func factsOf(s sight) RenderFacts {

@@ -115,6 +115,9 @@ type Capture struct {
 	render  *Renderer
 	extract Extractor
 	sights  renderState
+	// memo is the run's renderings, shared by the verifiers' captures of the same bytes;
+	// nil outside a run.
+	memo *renderMemo
 }
 
 // Capture fetches url with the verifier's own fetcher and reads its text with its own
