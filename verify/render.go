@@ -21,10 +21,10 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/cdproto/dom"
-	cdptarget "github.com/chromedp/cdproto/target"
 	cdpfetch "github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	cdptarget "github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"evidenceledger/fetch"
@@ -331,6 +331,13 @@ func (r *Renderer) openTab(bctx context.Context) (*tab, error) {
 		}
 		if _, err := cdp.Call(ctx, t, dom.Disable, cdp.Empty{}); err != nil {
 			return err
+		}
+		// Nor the console and runtime events (every blocked image is a console message),
+		// which also make the browser build a script context for every frame at once.
+		for _, m := range []string{"Runtime.disable", "Log.disable", "Inspector.disable"} {
+			if err := t.Call(ctx, m, cdp.Empty{}, nil); err != nil {
+				return err
+			}
 		}
 		if _, err := cdp.Call(ctx, t, cdptarget.SetAutoAttach, cdptarget.SetAutoAttachParams{AutoAttach: false, WaitForDebuggerOnStart: false}); err != nil {
 			return err
