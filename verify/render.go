@@ -577,16 +577,11 @@ func (a *answers) answer(ctx context.Context, ev fetchRequestPaused) {
 			Body:            sh.Body,
 		})
 	case ev.ResourceType == network.ResourceTypeDocument:
-		// A frame's document is not in the capture: the frame gets an empty one.
-		_, err = chromedp.Call(ctx, cdpfetch.FulfillRequest, cdpfetch.FulfillRequestParams{
-			RequestID:    ev.RequestID,
-			ResponseCode: 200,
-			ResponseHeaders: []*cdpfetch.HeaderEntry{
-				{Name: "Content-Type", Value: "text/html"},
-				{Name: "Content-Security-Policy", Value: "default-src 'none'"},
-			},
-			Body: []byte("<!doctype html>"),
-		})
+		// A frame's document is not in the capture. 204 No Content: a navigation answered
+		// so is not made, so the frame keeps its initial empty document, as the page laid it
+		// out (a failure would load an error page into it, a document of any kind costs a
+		// new one for each frame, a process for each site).
+		_, err = chromedp.Call(ctx, cdpfetch.FulfillRequest, cdpfetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: 204})
 	default:
 		_, err = chromedp.Call(ctx, cdpfetch.FailRequest, cdpfetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 	}
