@@ -250,10 +250,16 @@ func TestRenderChromiumAbsent(t *testing.T) {
 	if !strings.Contains(ch.Adjudication.ResidualRisk, evidence.RiskStyleOnly) {
 		t.Errorf("residual risk %q does not say it", ch.Adjudication.ResidualRisk)
 	}
-	// What only layout shows is then not caught: the covered sentence is found.
-	ch = checkOne(t, c, site.sitePre+"/render/covered.html", "The mayor accepted the money from the developer")
-	if ch.Status != evidence.StatusFound || !strings.Contains(ch.Note, evidence.NoteStyleOnly) {
-		t.Errorf("the covered sentence without a browser: %s (%s)", ch.Status, ch.Note)
+	// What only layout shows is then not caught: the covered sentence and the one pushed off
+	// the page are found (so the style rules alone miss both).
+	for _, q := range []struct{ page, quote string }{
+		{"covered.html", "The mayor accepted the money from the developer"},
+		{"offcanvas.html", "The harbour master resigned over the dredging contract"},
+	} {
+		ch = checkOne(t, c, site.sitePre+"/render/"+q.page, q.quote)
+		if ch.Status != evidence.StatusFound || !strings.Contains(ch.Note, evidence.NoteStyleOnly) {
+			t.Errorf("%s without a browser: %s (%s)", q.page, ch.Status, ch.Note)
+		}
 	}
 }
 
