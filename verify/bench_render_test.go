@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,6 +67,7 @@ func BenchmarkCheckCorpusRender(b *testing.B) {
 			store, _ := openStore(b)
 			ctx := context.Background()
 			var peak int64
+			var goCPU, browserCPU time.Duration
 			b.ResetTimer()
 			for range b.N {
 				b.StopTimer()
@@ -77,9 +79,12 @@ func BenchmarkCheckCorpusRender(b *testing.B) {
 				runtime.GC()
 				stop := make(chan struct{})
 				sampled := peakRSS(renderer.BrowserPID(), stop)
+				cpu0, bcpu0 := selfCPU(), treeCPU(renderer.BrowserPID())
 				b.StartTimer()
 				outs, err := verify.RunBatch(ctx, store, checker, "system", batch.ID, false, verify.DefaultWorkers, nil)
 				b.StopTimer()
+				goCPU += selfCPU() - cpu0
+				browserCPU += treeCPU(renderer.BrowserPID()) - bcpu0
 				close(stop)
 				peak = max(peak, <-sampled)
 				if err != nil {
@@ -104,6 +109,9 @@ func BenchmarkCheckCorpusRender(b *testing.B) {
 			}
 			rate := float64(n*b.N) / b.Elapsed().Seconds()
 			b.ReportMetric(rate, "citations/s")
+			// CPU time, which the machine's other work does not inflate as it does the wall time.
+			b.ReportMetric(goCPU.Seconds()/float64(b.N), "go-cpu-s")
+			b.ReportMetric(browserCPU.Seconds()/float64(b.N), "browser-cpu-s")
 			if mode == "render-off" {
 				offRate = rate
 				return
@@ -139,11 +147,46 @@ func peakRSS(pid int, stop <-chan struct{}) <-chan int64 {
 	return out
 }
 
-// treeRSS is the resident set, in bytes, of pid and its descendants.
-func treeRSS(pid int) int64 {
+// selfCPU is the CPU time (user and system) this process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// treeCPU is the CPU time (user and system, with that of exited children it waited for) of
+// pid and its descendants, from /proc; 0 when pid is 0.
+func treeCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	var ticks int64
+	for _, p := range tree(pid) {
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		// After the comm: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+		if len(f) < 15 {
+			continue
+		}
+		for _, i := range []int{11, 12, 13, 14} {
+			v, _ := strconv.ParseInt(f[i], 10, 64)
+			ticks += v
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ is 100 on Linux
+}
+
+// tree returns pid and its descendants.
+func tree(pid int) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0
+		return nil
 	}
 	parent := map[int]int{}
 	for _, e := range entries {
@@ -155,7 +198,6 @@ func treeRSS(pid int) int64 {
 		if err != nil {
 			continue
 		}
-		// pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
 		s := string(stat)
 		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
 		if len(f) < 2 {
@@ -164,19 +206,23 @@ func treeRSS(pid int) int64 {
 		pp, _ := strconv.Atoi(f[1])
 		parent[p] = pp
 	}
-	page := int64(os.Getpagesize())
-	var sum int64
+	var out []int
 	for p := range parent {
-		in := false
 		for q, hops := p, 0; q > 0 && hops < 64; q, hops = parent[q], hops+1 {
 			if q == pid {
-				in = true
+				out = append(out, p)
 				break
 			}
 		}
-		if !in {
-			continue
-		}
+	}
+	return out
+}
+
+// treeRSS is the resident set, in bytes, of pid and its descendants.
+func treeRSS(pid int) int64 {
+	page := int64(os.Getpagesize())
+	var sum int64
+	for _, p := range tree(pid) {
 		statm, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "statm"))
 		if err != nil {
 			continue
