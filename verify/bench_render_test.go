@@ -26,7 +26,7 @@ import (
 // capture of a page once, in one Chromium with at most 4 tabs, when a quote is found there.
 // The browser is started before the timer (a server pays that once). It reports
 // citations/s, for render-on the ratio to render-off's rate, and the peak of the browser's
-// memory: the sum of the resident set of its process tree, sampled every 10 ms from /proc.
+// memory: the sum of the resident set of its process tree, sampled every 100 ms from /proc.
 func BenchmarkCheckCorpusRender(b *testing.B) {
 	const n = 1000
 	pages, quotes, found := corpusCites(b, n)
@@ -124,13 +124,13 @@ func BenchmarkCheckCorpusRender(b *testing.B) {
 	}
 }
 
-// peakRSS samples, every 10 ms until stop is closed, the resident set of the process pid and
+// peakRSS samples, every 100 ms until stop is closed, the resident set of the process pid and
 // all its descendants (from /proc), and returns the highest sum seen; 0 when pid is 0.
 func peakRSS(pid int, stop <-chan struct{}) <-chan int64 {
 	out := make(chan int64, 1)
 	go func() {
 		var peak int64
-		tick := time.NewTicker(10 * time.Millisecond)
+		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			if pid > 0 {

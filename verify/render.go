@@ -316,7 +316,10 @@ func (r *Renderer) openTab(bctx context.Context) (*tab, error) {
 		}
 	}()
 	err := chromedp.Do(tctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
+		// The network domain is on only for the cache switch: it keeps no response body
+		// (by default DevTools keeps every one, in the browser process).
+		one := int64(1)
+		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{MaxTotalBufferSize: &one, MaxResourceBufferSize: &one, MaxPostDataSize: &one}); err != nil {
 			return err
 		}
 		// No rendering reads what another left in the cache.
@@ -389,6 +392,14 @@ func (r *Renderer) release(tb *tab, reuse bool) {
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
+	if reuse && !closed {
+		// The page is left for an empty one, so that nothing of it (an animation, a
+		// frame's timer) goes on using the machine while the tab waits.
+		ctx, cancel := context.WithTimeout(tb.ctx, RenderTimeout)
+		err := chromedp.Do(ctx, chromedp.Navigate("about:blank"))
+		cancel()
+		reuse = err == nil
+	}
 	if reuse && !closed {
 		select {
 		case r.idle <- tb:

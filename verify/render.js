@@ -61,6 +61,19 @@
   force.textContent = "*, *::before, *::after { pointer-events: auto !important; }";
   (document.head || document.documentElement).appendChild(force);
 
+  // Computed styles do not change while the page is judged (only scroll positions do), so
+  // each element's is read once.
+  const styles = new Map();
+  function style(e) {
+    let cs = styles.get(e);
+    if (!cs) {
+      cs = getComputedStyle(e);
+      styles.set(e, cs);
+    }
+    return cs;
+  }
+  const opacities = new Map();
+
   function fold(ch) {
     const c = ch.charCodeAt(0);
     if (c < 128) {
@@ -145,8 +158,12 @@
     return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a));
   }
   function opacityOf(e) {
-    let o = 1;
-    for (let x = e; x; x = up(x)) o *= parseFloat(getComputedStyle(x).opacity);
+    if (!e) return 1;
+    let o = opacities.get(e);
+    if (o === undefined) {
+      o = parseFloat(style(e).opacity) * opacityOf(up(e));
+      opacities.set(e, o);
+    }
     return o;
   }
   // paints reports whether e draws something opaque of its own where it lies: a
@@ -155,7 +172,7 @@
     if (opacityOf(e) < MIN_OPACITY) return false;
     if (["img", "video", "canvas", "iframe", "object", "embed", "svg", "input", "select", "textarea", "button"].includes(e.localName)) return true;
     for (const pseudo of [null, "::before", "::after"]) {
-      const cs = getComputedStyle(e, pseudo);
+      const cs = pseudo ? getComputedStyle(e, pseudo) : style(e);
       if (pseudo && cs.content === "none") continue;
       const bg = rgba(cs.backgroundColor);
       if ((bg && bg[3] >= MIN_OPACITY) || cs.backgroundImage !== "none") return true;
@@ -164,7 +181,7 @@
   }
   function boxOf(node) {
     let e = node.parentElement || (node.parentNode && node.parentNode.host) || null;
-    while (e && getComputedStyle(e).display === "contents") e = up(e);
+    while (e && style(e).display === "contents") e = up(e);
     return e;
   }
   function contains(anc, e) {
@@ -178,16 +195,15 @@
   // window) so that the centre of rect k of range is in the middle of the viewport.
   function bringIntoView(el, range, k) {
     for (let s = up(el); s; s = up(s)) {
-      const cs = getComputedStyle(s);
+      const cs = style(s);
+      const y = /(auto|scroll)/.test(cs.overflowY) && s.scrollHeight > s.clientHeight;
+      const x = /(auto|scroll)/.test(cs.overflowX) && s.scrollWidth > s.clientWidth;
+      if (!x && !y) continue;
       const r = rectsOf(range)[k];
       if (!r) return null;
       const sr = s.getBoundingClientRect();
-      if (/(auto|scroll)/.test(cs.overflowY) && s.scrollHeight > s.clientHeight) {
-        s.scrollTop += r.top + r.height / 2 - (sr.top + s.clientTop + s.clientHeight / 2);
-      }
-      if (/(auto|scroll)/.test(cs.overflowX) && s.scrollWidth > s.clientWidth) {
-        s.scrollLeft += r.left + r.width / 2 - (sr.left + s.clientLeft + s.clientWidth / 2);
-      }
+      if (y) s.scrollTop += r.top + r.height / 2 - (sr.top + s.clientTop + s.clientHeight / 2);
+      if (x) s.scrollLeft += r.left + r.width / 2 - (sr.left + s.clientLeft + s.clientWidth / 2);
     }
     const r = rectsOf(range)[k];
     if (!r) return null;
@@ -203,7 +219,7 @@
     if (el.checkVisibility && !el.checkVisibility({ contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true })) {
       return "their element " + describe(el) + " is not drawn (display, visibility, content-visibility or opacity)";
     }
-    const cs = getComputedStyle(el);
+    const cs = style(el);
     if (cs.visibility !== "visible") return "they are visibility: " + cs.visibility;
     const range = document.createRange();
     range.setStart(node, s);
@@ -251,7 +267,7 @@
       const layers = [];
       let known = true;
       for (let j = i; j < list.length; j++) {
-        const bs = getComputedStyle(list[j]);
+        const bs = style(list[j]);
         if (bs.backgroundImage !== "none") {
           known = false;
           break;
