@@ -27,6 +27,9 @@ type Checker struct {
 	third func() Verifier
 	// models is the model tier (model_check.go); nil when it is off.
 	models *Models
+	// render is the rendering verifier's browser, shared by the verifiers (each renders
+	// its own capture, in a browser context of its own); nil when there is none.
+	render *Renderer
 }
 
 // NewChecker returns a Checker whose verifiers fetch with cfg: [NameDOM] and [NameTokens]
@@ -40,6 +43,36 @@ func NewChecker(cfg fetch.Config) *Checker {
 			return newQuoteVerifier(NameThird, cfg, extractDOM)
 		},
 	}
+}
+
+// WithRenderer returns a copy of c whose verifiers, the third of an escalation included,
+// confirm each quote they find on a web page in the rendering verifier r, and read with its
+// scripts on a page whose text only scripts draw when r has scripts on
+// (docs/verification.md, "The rendering verifier"). nil turns it off: then, as when r finds
+// no browser, the note and residual risk of a found quote on a web page say that its
+// visibility rests on the style rules alone. The copy shares c's verifiers' fetchers; use
+// one or the other. r's browser starts at the first rendering; [Renderer.Close] ends it.
+func (c *Checker) WithRenderer(r *Renderer) *Checker {
+	cc := *c
+	cc.render = r
+	cc.first = withRender(c.first, r)
+	cc.second = withRender(c.second, r)
+	third := c.third
+	cc.third = func() Verifier { return withRender(third(), r) }
+	return &cc
+}
+
+// Renderer returns the rendering verifier of c; nil when there is none.
+func (c *Checker) Renderer() *Renderer { return c.render }
+
+func withRender(v Verifier, r *Renderer) Verifier {
+	qv, ok := v.(*QuoteVerifier)
+	if !ok {
+		return v
+	}
+	cp := *qv
+	cp.render = r
+	return &cp
 }
 
 // Outcome is the result of checking one citation, ready to be recorded.
@@ -91,6 +124,8 @@ type Run struct {
 	pages map[string]*[2]runCapture
 	// expected holds, by URL, the quotes the run will look for there (see expect).
 	expected map[string][]string
+	// sights is the run's renderings (render_check.go).
+	sights renderMemo
 }
 
 // runCapture is one verifier's capture of one URL, made once.
@@ -103,7 +138,7 @@ type runCapture struct {
 // *QuoteVerifier is one; a verifier that is not is asked with Verify for each citation.
 type capturer interface {
 	Capture(ctx context.Context, url string) *Capture
-	Judge(t evidence.CheckTarget, c *Capture) Report
+	Judge(ctx context.Context, t evidence.CheckTarget, c *Capture) Report
 }
 
 // NewRun starts a check run with the Checker's verifiers.
@@ -115,6 +150,7 @@ func (r *Run) Release(url string) {
 	delete(r.pages, url)
 	delete(r.expected, url)
 	r.mu.Unlock()
+	r.sights.drop(url)
 }
 
 // expect tells the run which quotes it will look for at url, before the first capture of
@@ -147,8 +183,9 @@ func (r *Run) verify(ctx context.Context, i int, v Verifier, t evidence.CheckTar
 	rc.once.Do(func() {
 		rc.c = cv.Capture(ctx, t.URL)
 		rc.c.expected = expected
+		rc.c.memo = &r.sights
 	})
-	return cv.Judge(t, rc.c)
+	return cv.Judge(ctx, t, rc.c)
 }
 
 // Check checks one citation. It returns an error only when ctx ends before the check is
@@ -285,6 +322,9 @@ func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
 		if r.Match != nil && r.Match.Found {
 			ch.Excerpt = r.Match.Excerpt
 			ch.Tier = r.Match.Tier.String()
+		}
+		if ch.Status == evidence.StatusFound && r.Render != nil && r.Render.Sight == evidence.SightStyleOnly {
+			ch.Adjudication.ResidualRisk += " " + evidence.RiskStyleOnly
 		}
 		if ruling.Decision == evidence.VerdictContradicted {
 			out.Seam = newSeam(evidence.SeamContradiction, t,

@@ -22,6 +22,15 @@
 // disagreement seam when they still split. Every [Outcome] carries a residual-risk statement
 // ([ResidualRisk]): a match proves the words are on the page, nothing more.
 //
+// # Seen in a browser
+//
+// With [Checker.WithRenderer] ([NewRenderer]), each quote a verifier finds on a web page is
+// confirmed in headless Chromium, every request answered from the capture: words the
+// rendering shows no reader are not found (evidence.SightVerdict), and a page whose text
+// only its scripts draw is read with its inline scripts on. Without a browser the note and
+// the residual risk of a found quote say that its visibility rests on the style rules
+// alone. docs/verification.md, "The rendering verifier", describes it.
+//
 // # Beyond the quote: consistency and the model tiers
 //
 // After the quote check, every found quote goes through evidence.CompareClaim (the claim's

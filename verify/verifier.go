@@ -34,6 +34,9 @@ type Report struct {
 	Match *Match
 	// PDF is what was learnt of a PDF whose text could be read; nil for a web page.
 	PDF *PDFFacts
+	// Render is what the rendering verifier learnt of the quote on a web page whose text
+	// holds it (or that its scripts draw); nil otherwise.
+	Render *RenderFacts
 }
 
 // Extractor turns a fetched body into visible text: fetch.ExtractDOM or fetch.ExtractTokens,
@@ -47,6 +50,9 @@ type QuoteVerifier struct {
 	name    string
 	fetcher *fetch.Fetcher
 	extract Extractor
+	// render is the rendering verifier that confirms a quote found on a web page; nil
+	// when there is none (then visibility rests on the style rules alone).
+	render *Renderer
 }
 
 // The names of the default verifiers, as recorded in each verdict.
@@ -105,12 +111,20 @@ type Capture struct {
 	// first ink check confirms at once (pdf.go); ink keeps the verdicts.
 	expected []string
 	ink      inkCache
+	// render and extract are the verifier's renderer and extractor, for the rendering
+	// verifier (render_check.go); sights is what it learnt.
+	render  *Renderer
+	extract Extractor
+	sights  renderState
+	// memo is the run's renderings, shared by the verifiers' captures of the same bytes;
+	// nil outside a run.
+	memo *renderMemo
 }
 
 // Capture fetches url with the verifier's own fetcher and reads its text with its own
 // extractor. It never fails: what goes wrong is in the Capture.
 func (v *QuoteVerifier) Capture(ctx context.Context, url string) *Capture {
-	c := &Capture{URL: url}
+	c := &Capture{URL: url, render: v.render, extract: v.extract}
 	c.Page, c.FetchErr = v.fetcher.Fetch(ctx, url)
 	if c.FetchErr != nil {
 		return c
@@ -124,13 +138,13 @@ func (v *QuoteVerifier) Capture(ctx context.Context, url string) *Capture {
 }
 
 // Verify fetches t.URL and looks for t.Quote in the page's visible text; it is
-// v.Judge(t, v.Capture(ctx, t.URL)). A citation that cannot be checked (no http(s) URL, no
+// v.Judge(ctx, t, v.Capture(ctx, t.URL)). A citation that cannot be checked (no http(s) URL, no
 // quote to look for) is never fetched and gets unreachable with the reason.
 func (v *QuoteVerifier) Verify(ctx context.Context, t evidence.CheckTarget) Report {
 	if note := evidence.CitationNote(t.URL, t.Quote); note != "" {
 		return v.unreachable(nil, 99, note, "not fetched: "+note+".")
 	}
-	return v.Judge(t, v.Capture(ctx, t.URL))
+	return v.Judge(ctx, t, v.Capture(ctx, t.URL))
 }
 
 // Judge looks for t.Quote in what c holds, which must be this verifier's capture of t.URL:
@@ -138,7 +152,10 @@ func (v *QuoteVerifier) Verify(ctx context.Context, t evidence.CheckTarget) Repo
 //   - found: supported, with an estimate by the folding tier that was needed (exact highest)
 //     and lower when the page was cut at the size limit;
 //   - not found in a complete, readable page, or found only with an ellipsis that drops a
-//     negation: not_found;
+//     negation, or found in the text of a web page whose rendering shows the words to no
+//     reader (render_check.go): not_found;
+//   - a web page whose static text has no words, that has a script, read by a verifier whose
+//     renderer has scripts on: judged on the text its inline scripts draw (judgeScripted);
 //   - the page does not exist (404, 410, a host that does not exist): not_found with the note
 //     evidence.NoteAbsent (evidence.NoteNoHost for a host) — a fabricated source is what the
 //     check exists to catch;
@@ -146,7 +163,9 @@ func (v *QuoteVerifier) Verify(ctx context.Context, t evidence.CheckTarget) Repo
 //     text in which the quote was not found): unreachable, with the reason in plain words.
 //
 // A login-walled host is never fetched: the Report has LoginWall set.
-func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
+//
+// ctx bounds the rendering of the page, when the verifier has a renderer.
+func (v *QuoteVerifier) Judge(ctx context.Context, t evidence.CheckTarget, c *Capture) Report {
 	page := c.Page
 	if err := c.FetchErr; err != nil {
 		kind := fetch.KindOf(err)
@@ -182,6 +201,9 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 	}
 	xerr := c.ExtractErr
 	truncated := errors.Is(xerr, fetch.ErrTruncated)
+	if c.scriptable() {
+		return v.judgeScripted(ctx, t, c)
+	}
 	if c.Text == nil {
 		return v.unreachable(page, extractEstimate(xerr), "the page's text cannot be read: "+plainExtractError(xerr),
 			fmt.Sprintf("fetched %s (HTTP %d, %d bytes) but the %s extractor could not read its text: %v",
@@ -192,6 +214,14 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 		return v.unreachable(page, 90, "the quote could not be looked for: "+err.Error(),
 			fmt.Sprintf("looking for the quote in %s failed: %v", page.FinalURL, err))
 	}
+	var rf *RenderFacts
+	if m.Found && pdf == nil && isHTMLPage(page) {
+		f := c.sightOf(ctx, t.Quote, m)
+		rf = &f
+		if evidence.SightVerdict(true, f.Sight) != evidence.VerdictSupported {
+			return v.unseen(page, f)
+		}
+	}
 	complete := "the page was read to its end"
 	if truncated {
 		complete = fmt.Sprintf("the page was cut off at %d bytes, so only its beginning was read", len(page.Body))
@@ -201,7 +231,7 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 		if truncated {
 			est -= 15
 		}
-		return Report{
+		r := Report{
 			Result: evidence.VerifierResult{
 				Verifier:         v.name,
 				Verdict:          evidence.VerdictSupported,
@@ -209,11 +239,17 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 				Reasoning: fmt.Sprintf("the quote is in the visible text of %s as read by the %s extractor; %s; %s",
 					page.FinalURL, v.name, tierReason[m.Tier], complete) + pdfReasoning(pdf),
 			},
-			Note:  foundNote(m, pdf),
-			Page:  page,
-			Match: &m,
-			PDF:   pdf,
+			Note:   foundNote(m, pdf),
+			Page:   page,
+			Match:  &m,
+			PDF:    pdf,
+			Render: rf,
 		}
+		if rf != nil {
+			r.Result.Reasoning += renderReasoning(*rf)
+			r.Note += renderNote(*rf)
+		}
+		return r
 	}
 	if truncated {
 		return v.unreachable(page, extractEstimate(fetch.ErrTruncated), "the page was cut off at the size limit and the quote is not in the part that was read",
@@ -244,6 +280,24 @@ func (v *QuoteVerifier) Judge(t evidence.CheckTarget, c *Capture) Report {
 		r.Note += fmt.Sprintf(" (closest passage, %d%% of its words, not a match: “%s”)", m.Hint.Similarity, m.Hint.Text)
 	}
 	return r
+}
+
+// unseen is the not_found report of a quote whose words the web page's text holds but
+// whose rendering shows them to no reader.
+func (v *QuoteVerifier) unseen(page *fetch.Result, f RenderFacts) Report {
+	return Report{
+		Result: evidence.VerifierResult{
+			Verifier:         v.name,
+			Verdict:          evidence.VerdictNotFound,
+			AccuracyEstimate: 88,
+			Reasoning: fmt.Sprintf("the quote's words are in the visible text of %s as read by the %s extractor, but rendered in headless Chromium with every request answered from the capture they are not drawn where a reader sees them: %s",
+				page.FinalURL, v.name, f.Why),
+		},
+		Note:   evidence.NoteUnseen + ": " + f.Why,
+		Page:   page,
+		Match:  &Match{},
+		Render: &f,
+	}
 }
 
 func (v *QuoteVerifier) unreachable(page *fetch.Result, estimate int, note, reasoning string) Report {

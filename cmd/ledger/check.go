@@ -29,6 +29,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	batch := fs.String("batch", "", "`id` of the batch to check (ledger import prints it)")
 	recheck := fs.Bool("recheck", false, "check every citation again, not only those never checked or unreachable")
 	buildModels := addModelFlags(fs, e)
+	buildRenderer := addRenderFlags(fs, e)
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
 	if err != nil {
 		return err
@@ -45,11 +46,15 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	renderer := buildRenderer()
+	if renderer != nil {
+		defer renderer.Close()
+	}
 	start := time.Now()
 	// RunBatch calls progress from its workers, at once and not always in order.
 	var mu sync.Mutex
 	shown := 0
-	outs, runErr := verify.RunBatchLocked(ctx, s, s, verify.Holder("ledger check"), verify.NewChecker(cfg).WithModels(models), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
+	outs, runErr := verify.RunBatchLocked(ctx, s, s, verify.Holder("ledger check"), verify.NewChecker(cfg).WithModels(models).WithRenderer(renderer), "system", strings.TrimSpace(*batch), *recheck, workers, func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if done > shown {

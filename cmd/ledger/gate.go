@@ -52,6 +52,7 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	minFlag := fs.String("min-strength", "", "allow only claims of at least this `strength`: low, medium or high")
 	memFlag := fs.String("memory-files", verify.DefaultMemoryFiles, "with --hook: comma-separated `globs` of the memory files to gate (** spans folders)")
 	buildModels := addModelFlags(fs, e)
+	buildRenderer := addRenderFlags(fs, e)
 	rest, fcfg, workers, err := parseFetchFlags(fs, args)
 	if err != nil {
 		return err
@@ -148,7 +149,11 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 	opt := verify.GateOptions{Min: min}
 	if *check {
-		opt.Check = &verify.GateCheck{Store: web.GateImporter(s), Checker: verify.NewChecker(fcfg).WithModels(models), Actor: "system", Timeout: *timeout, Workers: workers}
+		renderer := buildRenderer()
+		if renderer != nil {
+			defer renderer.Close()
+		}
+		opt.Check = &verify.GateCheck{Store: web.GateImporter(s), Checker: verify.NewChecker(fcfg).WithModels(models).WithRenderer(renderer), Actor: "system", Timeout: *timeout, Workers: workers}
 	}
 	d, gerr := verify.Gate(ctx, web.GateLedger(s), text, opt)
 	if !*hook {

@@ -26,7 +26,7 @@ import (
 
 var serveCommand = command{
 	name:    "serve",
-	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-endpoint URL --adjudicator-model NAME]",
+	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-endpoint URL --adjudicator-model NAME] [--chromium PATH] [--render=false] [--render-scripts=false]",
 	run:     runServe,
 }
 
@@ -39,6 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	metricsTokenFile := fs.String("metrics-token-file", "", "a `file` holding the bearer token GET /metrics asks for; without it /metrics answers loopback only")
 	tlsACME := fs.String("tls-acme", "", "serve https with a certificate for `domain` from an ACME CA (Let's Encrypt), kept in DATA/acme; --addr must be reachable on port 443 from the CA")
 	buildModels := addModelFlags(fs, e)
+	buildRenderer := addRenderFlags(fs, e)
 	var witnessFlags repeated
 	fs.Var(&witnessFlags, "witness", "a C2SP tlog-witness to send each new checkpoint to, as `URL=KEY` (its base URL and cosigner verifier key); may be repeated")
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
@@ -81,7 +82,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 	// Closed before the store (defers run last in, first out): checks in flight are
 	// dropped unrecorded, and checking the batch again finishes them.
-	checker := verify.NewChecker(cfg).WithModels(models)
+	renderer := buildRenderer()
+	if renderer != nil {
+		defer renderer.Close() // after the jobs (defers run last in, first out)
+	}
+	checker := verify.NewChecker(cfg).WithModels(models).WithRenderer(renderer)
 	jobs := verify.NewJobs(metrics.CheckStore(s, logger), checker, workers)
 	defer jobs.Close()
 	// First run: with no user yet, a one-time link creates the first operator.
@@ -113,6 +118,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
+	sayRenderer(e.stderr, renderer)
 	fmt.Fprintf(e.stderr, "ledger: serving on %s://%s\n", scheme, ln.Addr())
 	if setupToken != "" {
 		fmt.Fprintf(e.stderr, "ledger: no user yet; open this link once to create the first operator (valid until used or until the server stops):\n  %s://%s/setup?token=%s\n", scheme, linkHost(ln.Addr()), setupToken)

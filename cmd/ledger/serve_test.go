@@ -121,3 +121,32 @@ func TestServeRefusesBadFetchFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestServeSaysWhenNoBrowser starts the server with a Chromium that does not exist: it
+// serves all the same, and says at start, on one line, that the visibility of found quotes
+// rests on the style rules alone; with a browser it names it.
+func TestServeSaysWhenNoBrowser(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want *regexp.Regexp
+	}{
+		{[]string{"--chromium", t.TempDir() + "/no-chromium"}, regexp.MustCompile(`(?m)^ledger: no browser for the rendering verifier \(no Chromium at .*no-chromium.*\): the visibility of found quotes on web pages rests on the style rules alone$`)},
+		{[]string{"--render=false"}, regexp.MustCompile(`(?m)^ledger: rendering verifier off \(--render=false\): the visibility of found quotes on web pages rests on the style rules alone$`)},
+		{nil, regexp.MustCompile(`(?m)^ledger: rendering verifier: \S*chrom\S*, started at the first quote found on a web page$`)},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var stderr syncBuffer
+		e := &env{stdout: &bytes.Buffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
+		done := make(chan int, 1)
+		args := append([]string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, tc.args...)
+		go func() { done <- run(ctx, args, e) }()
+		stderr.waitFor(t, regexp.MustCompile(`serving on (http://127\.0\.0\.1:\d+)`), done)
+		if !tc.want.MatchString(stderr.String()) {
+			t.Errorf("%v: stderr does not match %s:\n%s", tc.args, tc.want, stderr.String())
+		}
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve ended with %d: %s", code, stderr.String())
+		}
+	}
+}
