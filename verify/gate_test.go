@@ -26,13 +26,12 @@ func TestParseHookRecorded(t *testing.T) {
 	tests := map[string]want{
 		"claude/write-memory-instructions.json": {AgentClaude, []HookWrite{{Path: "/home/ana/shop/MEMORY.md"}}, "", ""},
 		"claude/write-memory-unverified.json":   {AgentClaude, []HookWrite{{Path: "/home/ana/shop/MEMORY.md"}}, "", ""},
-		"claude/edit-claude-md.json":            {AgentClaude, []HookWrite{{Path: "/home/ana/shop/CLAUDE.md", Text: "## Facts\n" + soldFact, Old: "## Facts\n"}}, "", ""},
-		"claude/multiedit-memory.json": {AgentClaude, []HookWrite{{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "- Use tabs for indentation.", Old: "- Use tabs."},
-			{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "## Facts\n" + soldFact, Old: "## Facts\n"}}, "", ""},
+		"claude/edit-claude-md.json":            {AgentClaude, []HookWrite{{Path: "/home/ana/shop/CLAUDE.md", Text: "## Facts\n" + soldFact}}, "", ""},
+		"claude/multiedit-memory.json": {AgentClaude, []HookWrite{{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "- Use tabs for indentation.\n\n## Facts\n" + soldFact}}, "", ""},
 		"claude/notebook-memory.json":        {AgentClaude, []HookWrite{{Path: "/home/ana/shop/memory/analysis.ipynb", Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
 		"claude/write-code.json":             {AgentClaude, []HookWrite{{Path: "/home/ana/shop/main.go"}}, "", ""},
-		"claude/bash.json":                   {AgentClaude, nil, "./...", ""},
-		"claude/bash-echo-memory.json":       {AgentClaude, nil, "MEMORY.md", ""},
+		"claude/bash.json":                   {AgentClaude, nil, "", ""},
+		"claude/bash-echo-memory.json":       {AgentClaude, nil, "", ""},
 		"claude/read-memory.json":            {AgentClaude, nil, "", ""},
 		"claude/windows-trailing-dot.json":   {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md.`}}, "", ""},
 		"claude/windows-trailing-space.json": {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md `}}, "", ""},
@@ -44,7 +43,7 @@ func TestParseHookRecorded(t *testing.T) {
 			Text: "# AGENTS.md\n\n- Run `make test` before committing.\n" + soldFact}}, "", ""},
 		"codex/apply-patch-agents-instructions.json": {AgentCodex, []HookWrite{{Path: "AGENTS.md", Text: "- Use tabs for indentation.\n- Never push to main.\n"}}, "", ""},
 		"codex/apply-patch-code.json":                {AgentCodex, []HookWrite{{Path: "src/app.py", Text: "    print('Acme was sold to Beta Corp in 2021.')\n"}}, "", ""},
-		"codex/apply-patch-move-to-memory.json":      {AgentCodex, []HookWrite{{Path: "notes/todo.md", Text: soldFact}, {Path: "memory/acme.md", Text: soldFact}}, "", ""},
+		"codex/apply-patch-move-to-memory.json":      {AgentCodex, []HookWrite{{Path: "memory/acme.md", Text: soldFact}}, "", ""},
 		"codex/shell-heredoc-patch.json":             {AgentCodex, []HookWrite{{Path: "MEMORY.md", Text: soldFact}}, "", ""},
 		"codex/apply-patch-no-end.json":              {err: "no *** End Patch line"},
 		"gemini/save-memory-preference.json":         {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "The user prefers metric units."}}, "", ""},
@@ -73,6 +72,9 @@ func TestParseHookRecorded(t *testing.T) {
 	}
 	for _, file := range files {
 		name := filepath.ToSlash(strings.TrimPrefix(file, "../testdata/hooks/"))
+		if strings.HasPrefix(name, "repro/") {
+			continue // laid out on disk by TestGateHookReproductions (cmd/ledger)
+		}
 		t.Run(name, func(t *testing.T) {
 			tt, ok := tests[name]
 			if !ok {
@@ -94,7 +96,7 @@ func TestParseHookRecorded(t *testing.T) {
 			}
 			for i, w := range tt.writes {
 				got := in.Writes[i]
-				if got.Path != w.Path || (w.Text != "" && got.Text != w.Text) || got.Old != w.Old {
+				if got.Path != w.Path || (w.Text != "" && got.Text != w.Text) {
 					t.Fatalf("write %d: %+v; want %+v", i, got, w)
 				}
 			}
@@ -133,23 +135,6 @@ func TestParseHookRecorded(t *testing.T) {
 	atLimit += strings.Repeat("a", maxHookBytes-len(atLimit)-3) + `"}}`
 	if in, err := ParseHook([]byte(atLimit)); err != nil || len(atLimit) != maxHookBytes || len(in.Writes) != 1 {
 		t.Errorf("an input of exactly %d bytes: %v", maxHookBytes, err)
-	}
-}
-
-func TestExpandEdit(t *testing.T) {
-	cur := "# Memory\n\n- Acme was founded in 1999.\n- Use tabs.\n"
-	for _, tt := range []struct {
-		w    HookWrite
-		want string
-	}{
-		{HookWrite{Text: "2005", Old: "1999"}, "- Acme was founded in 2005."},
-		{HookWrite{Text: "x", Old: "not there"}, "x"},
-		{HookWrite{Text: "whole file"}, "whole file"},
-		{HookWrite{Text: "- Use tabs.\n- Acme has 12 shops.", Old: "- Use tabs."}, "- Use tabs.\n- Acme has 12 shops."},
-	} {
-		if got := ExpandEdit(cur, tt.w); got != tt.want {
-			t.Errorf("ExpandEdit(%+v) = %q; want %q", tt.w, got, tt.want)
-		}
 	}
 }
 
