@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"unicode"
 )
 
 // HookEdit is one replacement of an edit tool: Old by New, in the first occurrence or, with
@@ -292,11 +294,17 @@ func ChangedText(before, after string) string {
 	return strings.Join(append(out, refs...), "\n\n") + "\n"
 }
 
-// memoryUnits splits a memory file into the units of ChangedText.
+// memoryUnits splits a memory file into the units of ChangedText. The units are never finer
+// than the research parser's statements (evidence.ParseResearchLeftOut), so that no statement
+// spans two units: a blank line ends a unit only before a line at the left margin that is not
+// a block quote or a "Key: value" field (the parser joins those, and indented lines, to the
+// item above); a list item at the left margin starts one unless the line above is a field
+// waiting for its bullets ("Sources:"); a table is one unit; a heading is one.
 func memoryUnits(text string) []string {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	var units []string
 	var cur []string
+	blank := false
 	flush := func() {
 		if len(cur) > 0 {
 			units = append(units, strings.Join(cur, "\n"))
@@ -316,23 +324,66 @@ func memoryUnits(text string) []string {
 				}
 			}
 			units = append(units, strings.Join(block, "\n"))
+			blank = false
 			continue
 		}
+		if t == "" {
+			blank = len(cur) > 0
+			if len(cur) > 0 {
+				cur = append(cur, l)
+			}
+			continue
+		}
+		margin := len(l) == len(strings.TrimLeft(l, " \t"))
+		joins := !margin || strings.HasPrefix(t, ">") || isField(t)
+		table := strings.HasPrefix(t, "|")
 		switch {
-		case t == "":
+		case strings.HasPrefix(t, "#"):
 			flush()
-			continue
-		case startsUnit(l):
+		case blank && !joins:
+			flush()
+		case table && len(cur) > 0 && !strings.HasPrefix(strings.TrimSpace(cur[len(cur)-1]), "|"):
+			flush()
+		case margin && startsItem(l) && len(cur) > 0 && !strings.HasSuffix(strings.TrimSpace(cur[len(cur)-1]), ":"):
+			flush()
+		case isRefDef(t) && margin:
 			flush()
 		}
+		blank = false
 		cur = append(cur, l)
 		if strings.HasPrefix(t, "#") {
 			flush()
 		}
 	}
 	flush()
+	for i, u := range units {
+		units[i] = strings.TrimRight(u, " \t\n")
+	}
 	return units
 }
+
+// isField reports whether a line reads as a "Key: value" field (a short key of letters and
+// spaces, after an optional list marker), which the parser may join to the item above.
+func isField(t string) bool {
+	t = strings.TrimLeft(t, "-*+ ")
+	k, _, ok := strings.Cut(t, ":")
+	if !ok || k == "" || len(k) > 40 {
+		return false
+	}
+	for _, r := range k {
+		if !unicode.IsLetter(r) && r != ' ' && r != '*' && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// reListItem is the research parser's list marker (evidence/parse.go, reList); the units
+// must start a list item exactly where it does.
+var reListItem = regexp.MustCompile(`^([-*+•·‣▪◦–]|\d{1,4}[.)]|\(\d{1,4}\)|[a-zA-Z][.)])\s+`)
+
+// startsItem reports whether a line at the left margin starts a list item.
+func startsItem(t string) bool { return reListItem.MatchString(t) }
 
 // fenceOf returns the fence a line opens (``` or ~~~, three or more, indented at most three
 // spaces), or "".
@@ -348,23 +399,6 @@ func fenceOf(l string) string {
 		}
 	}
 	return ""
-}
-
-// startsUnit reports whether line l starts a unit of its own: a heading, a list item indented
-// less than two spaces, a table row, a block quote, or a reference definition.
-func startsUnit(l string) bool {
-	ind := len(l) - len(strings.TrimLeft(l, " \t"))
-	t := strings.TrimSpace(l)
-	switch {
-	case strings.HasPrefix(t, "#"), strings.HasPrefix(t, "|"), strings.HasPrefix(t, ">"), isRefDef(t):
-		return true
-	case ind >= 2:
-		return false
-	case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "), strings.HasPrefix(t, "+ "), t == "-", t == "*":
-		return true
-	}
-	d := len(t) - len(strings.TrimLeft(t, "0123456789"))
-	return d > 0 && d <= 9 && len(t) > d+1 && (t[d] == '.' || t[d] == ')') && t[d+1] == ' '
 }
 
 // isRefDef reports whether a unit is a reference definition: [id]: ...
