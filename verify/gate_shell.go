@@ -91,9 +91,11 @@ func (sc *shellScan) expandWord(w *syntax.Word) []shellWord {
 	cp := &syntax.Word{Parts: append([]syntax.WordPart{}, w.Parts...)}
 	var alts []*syntax.Word
 	if syntax.SplitBraces(cp) {
-		alts = expand.Braces(cp)
-		if len(alts) > 256 {
-			return []shellWord{{unknown: true}}
+		for a, err := range expand.BracesSeq(nil, cp) {
+			if err != nil || len(alts) >= 256 {
+				return []shellWord{{unknown: true}}
+			}
+			alts = append(alts, a)
 		}
 	} else {
 		alts = []*syntax.Word{cp}
@@ -390,7 +392,16 @@ func (sc *shellScan) write(target shellWord, text *string, app bool, how string)
 	}
 	for _, d := range sc.dirs {
 		p := target.text
-		if !filepath.IsAbs(p) && d != "" {
+		if d == "" && !filepath.IsAbs(p) {
+			// A relative path in a folder the gate cannot know (cd "$D"): any file.
+			if text == nil {
+				sc.fail("%s writes what the gate cannot read to %s in a folder the gate cannot know", how, p)
+				return
+			}
+			sc.writes = append(sc.writes, HookWrite{Path: p, Text: *text, Standalone: true})
+			continue
+		}
+		if !filepath.IsAbs(p) {
 			p = filepath.Join(d, p)
 		}
 		if !sc.m.MatchAny(ResolvePaths(p, d, sc.home)) {
@@ -399,10 +410,6 @@ func (sc *shellScan) write(target shellWord, text *string, app bool, how string)
 		if text == nil {
 			sc.fail("%s writes what the gate cannot read to the memory file %s; write memory with the agent's file tools", how, target.text)
 			return
-		}
-		if d == "" && !filepath.IsAbs(p) {
-			sc.writes = append(sc.writes, HookWrite{Path: p, Text: *text, Standalone: true})
-			continue
 		}
 		sc.writes = append(sc.writes, HookWrite{Path: p, Text: *text, Append: app})
 	}

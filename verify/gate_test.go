@@ -220,6 +220,15 @@ func TestMemoryFiles(t *testing.T) {
 		{"dot-dot resolved out of a memory folder", "/p/memory/../main.go", false},
 		{"a device path", `\\?\C:\proj\MEMORY.md`, true},
 		{"empty path", "", false},
+		{"the long s folds to s (NFKC)", "/p/AGENTſ.md", true},
+		{"a memories folder with a long s", "/p/memorieſ/acme.md", true},
+		{"a zero-width non-joiner is ignored", "/p/CLAUDE\u200c.md", true},
+		{"a soft hyphen is ignored", "/p/MEM\u00adORY.md", true},
+		{"full-width letters fold", "/p/ＣＬＡＵＤＥ.md", true},
+		{"full case folding", "/p/GEMİNI.md", false},
+		{"drive-relative", "C:CLAUDE.md", true},
+		{"drive-relative in a folder", `C:memory\acme.md`, true},
+		{"a drive alone", "C:", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -277,6 +286,84 @@ func TestGateReadsThroughTheParser(t *testing.T) {
 		}
 		if gated != 1 {
 			t.Errorf("%q: %d gated statements; want the one cited claim: %+v", text, gated, sorted)
+		}
+	}
+}
+
+func TestResolvePaths(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "memories"), 0o755)
+	os.WriteFile(filepath.Join(dir, "CLAUDE.md"), nil, 0o600)
+	os.Symlink("CLAUDE.md", filepath.Join(dir, "notes.md"))
+	os.Symlink("memories", filepath.Join(dir, "kb"))
+	os.Symlink("AGENTS.md", filepath.Join(dir, "todo.md"))
+	os.Symlink(filepath.Join(dir, "loop"), filepath.Join(dir, "loop"))
+	mem, _ := ParseMemoryFiles(DefaultMemoryFiles)
+	for p, want := range map[string]bool{
+		"notes.md": true, "kb/acme.md": true, "kb/2026/new.md": true, "todo.md": true, "main.go": false,
+		"loop": false, "~/.gemini/GEMINI.md": true, filepath.Join(dir, "kb", "x"): true,
+	} {
+		if got := mem.MatchAny(ResolvePaths(p, dir, "/home/ana")); got != want {
+			t.Errorf("%s: memory %v (%q); want %v", p, got, ResolvePaths(p, dir, "/home/ana"), want)
+		}
+	}
+}
+
+// TestChangedText: what of a memory file the hook gates after a change.
+func TestChangedText(t *testing.T) {
+	before := "# Notes\n\n- Acme was founded\n  in 1999 in Leeds.\n- Use tabs.\n\n| a | b |\n|---|---|\n| x | y |\n\n```\ngo test\n```\n\n[1]: https://acme.example\n"
+	for _, tt := range []struct{ after, want string }{
+		{before, ""},
+		{strings.Replace(before, "Leeds", "York", 1), "- Acme was founded\n  in 1999 in York.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "tabs", "spaces", 1), "- Use spaces.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "| x |", "| z |", 1), "| a | b |\n|---|---|\n| z | y |\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "go test", "go vet", 1), "```\ngo vet\n```\n\n[1]: https://acme.example\n"},
+		{before + "\n- Acme employs 40 people.\n", "- Acme employs 40 people.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "- Use tabs.", "- Use tabs.\n- Use tabs.", 1), "- Use tabs.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "```\ngo test\n```\n", "```\ngo test\n", 1), "```\ngo test\n\n[1]: https://acme.example\n"}, // an unclosed fence runs to the end
+	} {
+		if got := ChangedText(before, tt.after); got != tt.want {
+			t.Errorf("ChangedText(…, %q) = %q; want %q", tt.after, got, tt.want)
+		}
+	}
+	if got := ChangedText("", "x\n"); got != "x\n" {
+		t.Errorf("a new file is gated whole: %q", got)
+	}
+}
+
+func TestHookWriteAfter(t *testing.T) {
+	cur := "# Notes\n- Ask TBD.\n- Acme was sold to TBD.\n"
+	nb := `{"cells":[{"id":"a1","cell_type":"markdown","source":["# Acme\n","Use tabs.\n"]},{"id":"b2","cell_type":"code","source":"print(1)"}]}`
+	for _, tt := range []struct {
+		desc  string
+		w     HookWrite
+		cur   string
+		want  string
+		loose string
+		err   string
+	}{
+		{"first occurrence", HookWrite{Edits: []HookEdit{{Old: "TBD", New: "Beta"}}}, cur, "# Notes\n- Ask Beta.\n- Acme was sold to TBD.\n", "", ""},
+		{"every occurrence", HookWrite{Edits: []HookEdit{{Old: "TBD", New: "Beta", All: true}}}, cur, "# Notes\n- Ask Beta.\n- Acme was sold to Beta.\n", "", ""},
+		{"in sequence", HookWrite{Edits: []HookEdit{{Old: "Ask TBD.", New: "Ask X."}, {Old: "X", New: "Y"}}}, cur, "# Notes\n- Ask Y.\n- Acme was sold to TBD.\n", "", ""},
+		{"an edit not found is gated alone", HookWrite{Edits: []HookEdit{{Old: "nope", New: "Acme was sold."}}}, cur, cur, "Acme was sold.", ""},
+		{"a patch", HookWrite{Patched: true, Hunks: []PatchHunk{{Old: []string{"- Ask TBD."}, New: []string{"- Ask Ann."}}}}, cur, "# Notes\n- Ask Ann.\n- Acme was sold to TBD.\n", "", ""},
+		{"a patch after a seek line, trailing space ignored", HookWrite{Patched: true, Hunks: []PatchHunk{{Seek: "# Notes", Old: []string{"- Acme was sold to TBD.  "}, New: []string{"- Acme was sold."}}}}, cur, "# Notes\n- Ask TBD.\n- Acme was sold.\n", "", ""},
+		{"a patch that does not apply", HookWrite{Patched: true, Hunks: []PatchHunk{{Old: []string{"gone"}, New: []string{"x"}}}}, cur, "", "", "its lines are not in the file"},
+		{"an append", HookWrite{Append: true, Text: "- Acme employs 40 people.\n"}, cur, cur + "- Acme employs 40 people.\n", "", ""},
+		{"a notebook cell replaced", HookWrite{Notebook: &NotebookOp{CellID: "a1", Source: "Acme was sold."}}, nb, "Acme was sold.\n\n```\nprint(1)\n```\n\n", "", ""},
+		{"a notebook cell inserted", HookWrite{Notebook: &NotebookOp{CellID: "a1", Mode: "insert", CellType: "markdown", Source: "Acme was sold."}}, nb, "# Acme\nUse tabs.\n\nAcme was sold.\n\n```\nprint(1)\n```\n\n", "", ""},
+		{"a notebook cell deleted", HookWrite{Notebook: &NotebookOp{CellID: "b2", Mode: "delete"}}, nb, "# Acme\nUse tabs.\n\n", "", ""},
+		{"a notebook that is not JSON", HookWrite{Notebook: &NotebookOp{Source: "x"}}, "{", "", "", "cannot be read"},
+	} {
+		got, loose, err := tt.w.after(tt.cur, true)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err %v; want %q", tt.desc, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want || strings.Join(loose, "|") != tt.loose {
+			t.Errorf("%s: %q %q %v; want %q %q", tt.desc, got, loose, err, tt.want, tt.loose)
 		}
 	}
 }
