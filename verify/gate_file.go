@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"index/suffixarray"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -83,20 +85,7 @@ func (w HookWrite) after(current string, exists bool) (text string, loose []stri
 		t, err := applyHunks(current, w.Hunks)
 		return t, nil, err
 	case w.Edits != nil:
-		text = current
-		for _, e := range w.Edits {
-			switch {
-			case e.Old == "":
-				text = e.New + text
-			case !strings.Contains(text, e.Old):
-				loose = append(loose, e.New)
-			case e.All:
-				text = strings.ReplaceAll(text, e.Old, e.New)
-			default:
-				text = strings.Replace(text, e.Old, e.New, 1)
-			}
-		}
-		return text, loose, nil
+		return applyEdits(current, w.Edits)
 	case w.Append:
 		if current != "" && !strings.HasSuffix(current, "\n") && w.Separate {
 			current += "\n"
@@ -558,4 +547,137 @@ func (m MemoryFiles) Plan(in HookInput, home string) HookPlan {
 		plan.Texts = append(plan.Texts, loose...)
 	}
 	return plan
+}
+
+// maxEditWork bounds the bytes the hook may search and copy to apply one tool call's edits in
+// sequence when the fast way does not apply (each edit searches the file as the edits before
+// it left it): past it the hook blocks. About 1.5 s of work on the 2-core machine.
+const maxEditWork = 1 << 30
+
+// errEditWork is the block past maxEditWork.
+var errEditWork = fmt.Errorf("the edits are too many for the gate to follow on a file this large (more than %d bytes of work); make fewer edits at a time", maxEditWork)
+
+// applyEdits applies edits in sequence to text, each to the first occurrence of its old text
+// in the text the edits before it left (or every occurrence), as Claude Code's MultiEdit and
+// Gemini CLI's replace do. An edit whose old text is not there adds its new text to loose.
+//
+// It takes time linear in the text and the edits when the edits replace single occurrences
+// far enough apart that none can meet the text another put in (fastEdits); otherwise it
+// applies them one by one, within maxEditWork.
+func applyEdits(text string, edits []HookEdit) (string, []string, error) {
+	if out, loose, ok := fastEdits(text, edits); ok {
+		return out, loose, nil
+	}
+	var loose []string
+	work := 0
+	for _, e := range edits {
+		work += len(text) + len(e.New)
+		if work > maxEditWork {
+			return "", nil, errEditWork
+		}
+		switch {
+		case e.Old == "":
+			text = e.New + text
+		case !strings.Contains(text, e.Old):
+			loose = append(loose, e.New)
+		case e.All:
+			work += len(text)
+			text = strings.ReplaceAll(text, e.Old, e.New)
+		default:
+			text = strings.Replace(text, e.Old, e.New, 1)
+		}
+	}
+	return text, loose, nil
+}
+
+// fastEdits applies edits that each replace one occurrence, in linear time, when it can show
+// that the result is the one of applying them in sequence: a suffix array of text gives each
+// old text's occurrences; an edit takes the first one that no earlier edit replaced; and no
+// old text occurs in the neighbourhood of a replaced span (its new text with the original
+// text around it, as wide as the longest old text), and no two replaced spans are nearer than
+// that, so the text an edit put in can never be part of a later edit's match. ok is false
+// when that cannot be shown, and the caller applies the edits one by one.
+func fastEdits(text string, edits []HookEdit) (string, []string, bool) {
+	if len(edits) < 8 {
+		return "", nil, false
+	}
+	width := 0
+	for _, e := range edits {
+		if e.All || e.Old == "" || strings.IndexByte(e.Old, 0) >= 0 {
+			return "", nil, false
+		}
+		width = max(width, len(e.Old))
+	}
+	sa := suffixarray.New([]byte(text))
+	type span struct{ start, end, edit int }
+	var spans []span
+	var loose []string
+	var used []span
+	seen := 0
+	for k, e := range edits {
+		pos := sa.Lookup([]byte(e.Old), -1)
+		if seen += len(pos); seen > 4*len(text)+len(edits) {
+			return "", nil, false // old texts that occur everywhere: one by one, within the bound
+		}
+		slices.Sort(pos)
+		chosen := -1
+		for _, p := range pos {
+			free := true
+			for _, u := range used {
+				if p < u.end && u.start < p+len(e.Old) {
+					free = false
+					break
+				}
+			}
+			if free {
+				chosen = p
+				break
+			}
+		}
+		if chosen < 0 {
+			if len(pos) > 0 {
+				return "", nil, false // only inside text an edit replaced: one by one
+			}
+			loose = append(loose, e.New)
+			continue
+		}
+		s := span{chosen, chosen + len(e.Old), k}
+		spans = append(spans, s)
+		used = append(used, s)
+		if len(used) > 64 {
+			// Keep the overlap check cheap: spans far apart are checked after sorting below.
+			used = used[len(used)-64:]
+		}
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start-spans[i-1].end < width {
+			return "", nil, false
+		}
+	}
+	// The neighbourhoods of the replaced spans, one suffix array for all: no old text may
+	// occur in one.
+	var nb strings.Builder
+	for _, s := range spans {
+		nb.WriteString(text[max(0, s.start-width):s.start])
+		nb.WriteString(edits[s.edit].New)
+		nb.WriteString(text[s.end:min(len(text), s.end+width)])
+		nb.WriteByte(0)
+	}
+	nsa := suffixarray.New([]byte(nb.String()))
+	for _, e := range edits {
+		if len(nsa.Lookup([]byte(e.Old), 1)) > 0 {
+			return "", nil, false
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	at := 0
+	for _, s := range spans {
+		b.WriteString(text[at:s.start])
+		b.WriteString(edits[s.edit].New)
+		at = s.end
+	}
+	b.WriteString(text[at:])
+	return b.String(), loose, true
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -171,6 +172,20 @@ func ParseHook(data []byte) (HookInput, error) {
 		cmd, err := shellCommand(ti, tool)
 		if err != nil {
 			return HookInput{}, err
+		}
+		// The folder the command runs in: Gemini CLI's dir_path, Codex's workdir.
+		for _, k := range []string{"dir_path", "workdir", "cwd"} {
+			d, ok, err := str(k)
+			if err != nil {
+				return HookInput{}, err
+			}
+			if ok && d != "" {
+				if filepath.IsAbs(d) || in.Cwd == "" {
+					in.Cwd = d
+				} else {
+					in.Cwd = filepath.Join(in.Cwd, d)
+				}
+			}
 		}
 		if strings.Contains(cmd, "*** Begin Patch") {
 			ws, err := parsePatch(cmd)

@@ -46,25 +46,31 @@ func TestParseHookRecorded(t *testing.T) {
 		"codex/apply-patch-move-to-memory.json":      {AgentCodex, []HookWrite{{Path: "memory/acme.md", Text: soldFact}}, "", ""},
 		"codex/shell-heredoc-patch.json":             {AgentCodex, []HookWrite{{Path: "MEMORY.md", Text: soldFact}}, "", ""},
 		"codex/apply-patch-no-end.json":              {err: "no *** End Patch line"},
-		"gemini/save-memory-preference.json":         {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "The user prefers metric units."}}, "", ""},
-		"gemini/save-memory-fact.json":               {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
-		"gemini/write-file-gemini-md.json":           {AgentGemini, []HookWrite{{Path: "/home/ana/shop/GEMINI.md"}}, "", ""},
-		"gemini/read-file.json":                      {AgentGemini, nil, "", ""},
-		"malformed/null.json":                        {err: "not a JSON object"},
-		"malformed/empty-object.json":                {err: "names no tool_name"},
-		"malformed/no-tool-input.json":               {err: "tool_input is missing"},
-		"malformed/null-tool-input.json":             {err: "tool_input is missing"},
-		"malformed/content-null.json":                {err: "tool_input.content of Write is not a JSON string"},
-		"malformed/content-number.json":              {err: "tool_input.content of Write is not a JSON string"},
-		"malformed/duplicate-keys.json":              {err: `"file_path" appears twice`},
-		"malformed/duplicate-tool-name.json":         {err: `"tool_name" appears twice`},
-		"malformed/edit-other-fields.json":           {err: "Edit's tool_input has no file_path"},
-		"malformed/notebook-other-fields.json":       {err: "NotebookEdit's tool_input has no notebook_path"},
-		"malformed/no-file-path.json":                {err: "Write's tool_input has no file_path"},
-		"malformed/truncated.json":                   {err: "not one JSON object"},
-		"malformed/two-objects.json":                 {err: "data after the JSON object"},
-		"malformed/write-extra-member.json":          {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
-		"malformed/unknown-tool-memory.json":         {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
+		// Codex names its shell tool Bash, as Claude Code does; both take the same answers.
+		"codex/bash-append-agents.json":        {AgentClaude, nil, "", ""},
+		"codex/bash-tests.json":                {AgentClaude, nil, "", ""},
+		"gemini/replace-gemini-md.json":        {AgentGemini, []HookWrite{{Path: "/home/ana/shop/GEMINI.md", Text: "## Facts\n" + soldFact}}, "", ""},
+		"gemini/run-shell-command-append.json": {AgentGemini, nil, "", ""},
+		"gemini/run-shell-command-ls.json":     {AgentGemini, nil, "", ""},
+		"gemini/save-memory-preference.json":   {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "The user prefers metric units."}}, "", ""},
+		"gemini/save-memory-fact.json":         {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
+		"gemini/write-file-gemini-md.json":     {AgentGemini, []HookWrite{{Path: "/home/ana/shop/GEMINI.md"}}, "", ""},
+		"gemini/read-file.json":                {AgentGemini, nil, "", ""},
+		"malformed/null.json":                  {err: "not a JSON object"},
+		"malformed/empty-object.json":          {err: "names no tool_name"},
+		"malformed/no-tool-input.json":         {err: "tool_input is missing"},
+		"malformed/null-tool-input.json":       {err: "tool_input is missing"},
+		"malformed/content-null.json":          {err: "tool_input.content of Write is not a JSON string"},
+		"malformed/content-number.json":        {err: "tool_input.content of Write is not a JSON string"},
+		"malformed/duplicate-keys.json":        {err: `"file_path" appears twice`},
+		"malformed/duplicate-tool-name.json":   {err: `"tool_name" appears twice`},
+		"malformed/edit-other-fields.json":     {err: "Edit's tool_input has no file_path"},
+		"malformed/notebook-other-fields.json": {err: "NotebookEdit's tool_input has no notebook_path"},
+		"malformed/no-file-path.json":          {err: "Write's tool_input has no file_path"},
+		"malformed/truncated.json":             {err: "not one JSON object"},
+		"malformed/two-objects.json":           {err: "data after the JSON object"},
+		"malformed/write-extra-member.json":    {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
+		"malformed/unknown-tool-memory.json":   {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
 	}
 	files, _ := filepath.Glob("../testdata/hooks/*/*.json")
 	if len(files) < len(tests) {
@@ -365,5 +371,71 @@ func TestHookWriteAfter(t *testing.T) {
 		if err != nil || got != tt.want || strings.Join(loose, "|") != tt.loose {
 			t.Errorf("%s: %q %q %v; want %q %q", tt.desc, got, loose, err, tt.want, tt.loose)
 		}
+	}
+}
+
+// FuzzFastEdits: when the linear way of applying edits applies, its result is the one of
+// applying them one by one.
+func FuzzFastEdits(f *testing.F) {
+	f.Add("- Use tabs 1.\n- Use tabs 2.\n- Use tabs 3.\n- Use tabs 4.\n- Use tabs 5.\n- Use tabs 6.\n- Use tabs 7.\n- Use tabs 8.\n- Use tabs 9.\n", []byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, "x")
+	f.Add("abcabcabcabcabcabcabcabcabcabc", []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, "bc")
+	f.Fuzz(func(t *testing.T, text string, ops []byte, piece string) {
+		var edits []HookEdit
+		for i := 0; i+1 < len(ops) && len(edits) < 40; i += 2 {
+			if text == "" {
+				return
+			}
+			start := int(ops[i]) * len(text) / 256
+			end := min(len(text), start+1+int(ops[i+1])%6)
+			edits = append(edits, HookEdit{Old: text[start:end], New: piece + text[start:end][:1]})
+		}
+		got, gotLoose, ok := fastEdits(text, edits)
+		if !ok {
+			return
+		}
+		want, wantLoose := text, []string(nil)
+		for _, e := range edits {
+			if !strings.Contains(want, e.Old) {
+				wantLoose = append(wantLoose, e.New)
+				continue
+			}
+			want = strings.Replace(want, e.Old, e.New, 1)
+		}
+		if got != want || strings.Join(gotLoose, "\x00") != strings.Join(wantLoose, "\x00") {
+			t.Fatalf("fast %q %q; one by one %q %q", got, gotLoose, want, wantLoose)
+		}
+	})
+}
+
+// TestHookWorkIsBounded: the hook's work is bounded by bytes and edits, not time: more than
+// MaxHookEdits edits is refused, and edits that must be applied one by one stop at
+// maxEditWork bytes of searching and copying, and block.
+func TestHookWorkIsBounded(t *testing.T) {
+	var edits []string
+	for i := 0; i <= MaxHookEdits; i++ {
+		edits = append(edits, `{"old_string":"a","new_string":"b"}`)
+	}
+	in := `{"tool_name":"MultiEdit","tool_input":{"file_path":"CLAUDE.md","edits":[` + strings.Join(edits, ",") + `]}}`
+	if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), "more than the 10000 the gate reads") {
+		t.Fatalf("%d edits: %v; want refused", MaxHookEdits+1, err)
+	}
+	text := strings.Repeat("- Use tabs.\n", (1<<20)/12)
+	var many []HookEdit
+	for i := 0; i < MaxHookEdits; i++ {
+		many = append(many, HookEdit{Old: "not there", New: "x", All: true})
+	}
+	if _, _, err := applyEdits(text, many); !errors.Is(err, errEditWork) {
+		t.Fatalf("%d edits one by one on %d bytes: %v; want the work bound", len(many), len(text), err)
+	}
+	// As many edits, far enough apart for the linear way, are within the bound.
+	var lines []string
+	var distinct []HookEdit
+	for i := 0; i < MaxHookEdits; i++ {
+		lines = append(lines, fmt.Sprintf("- Use tabs in module m%05d. Keep the rest of this line as it is.", i))
+		distinct = append(distinct, HookEdit{Old: fmt.Sprintf("tabs in module m%05d.", i), New: "spaces."})
+	}
+	got, loose, err := applyEdits(strings.Join(lines, "\n")+"\n", distinct)
+	if err != nil || len(loose) != 0 || strings.Count(got, "- Use spaces. Keep") != MaxHookEdits {
+		t.Fatalf("%d distinct edits: %v, %d loose", MaxHookEdits, err, len(loose))
 	}
 }

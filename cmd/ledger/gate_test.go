@@ -137,6 +137,7 @@ func TestGateHookRecorded(t *testing.T) {
 		"claude/write-memory-instructions.json": true, "claude/write-code.json": true, "claude/bash.json": true, "claude/read-memory.json": true,
 		"codex/apply-patch-agents-instructions.json": true, "codex/apply-patch-code.json": true,
 		"gemini/save-memory-preference.json": true, "gemini/read-file.json": true,
+		"codex/bash-tests.json": true, "gemini/run-shell-command-ls.json": true,
 	}
 	why := map[string]string{
 		"codex/apply-patch-no-end.json":      "the patch cannot be read",
