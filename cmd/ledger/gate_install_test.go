@@ -26,7 +26,6 @@ type installSnippet struct {
 	Settings       struct {
 		Hooks map[string][]map[string]json.RawMessage `json:"hooks"`
 	} `json:"settings"`
-	raw json.RawMessage
 }
 
 // agentTools are, per agent, the tools that write files (all must be routed) and read-only
