@@ -177,13 +177,17 @@ func ParseMinStrength(s string) (evidence.Strength, error) {
 // when a ledger claim matches it and is found_at_source, has no open seam (on it or any of
 // its citations), has no citation that is not_found, and has at least strength opt.Min.
 //
-// A ledger claim matches when the normalized texts are equal, or when one of the claim's
-// citations has the same URL (after [evidence.NormalizeURL]) and the same normalized quote as one of
-// its citations and every word of the claim is a word of the ledger claim's text or found
-// quotes; either way, every URL the claim cites must be a found citation of that ledger claim
-// without an open seam (and with the same quote, when the claim gives one). A claim with no
-// URL that no ledger claim matches is blocked with evidence.NoteNoSource and is never checked
-// against anything else.
+// A ledger claim matches when the claim is its text or one of its found quotes word for word
+// ([sameText]: white space, quotation marks, a final full stop and the case of a sentence's
+// first letter aside), or when the claim cites one of its found quotes (same URL after
+// [evidence.NormalizeURL], same quote) and says nothing the ledger claim does not hold; and,
+// unless it is a found quote word for word, it agrees with a found quote
+// ([evidence.Disagree]: figures bound to the same words, the same negations, the named
+// parties in the same order); see [textProblems]. Either way, every URL the claim cites must
+// be a found citation of that ledger claim without an open seam (and with the same quote,
+// when the claim gives one). A claim with no URL that no ledger claim matches is blocked with
+// evidence.NoteNoSource and is never checked against anything else. A blocked claim is
+// offered the nearest verified text (Instead).
 //
 // With opt.Check, the claims that carry a URL and a quote the ledger does not hold are first
 // imported and checked on the spot (see [GateCheck]), then decided on the result.
