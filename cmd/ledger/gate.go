@@ -33,8 +33,9 @@ const exitBlock = exitError(2)
 // most --timeout; what was not checked by then is blocked as still checking.
 //
 // With --hook it reads an agent's pre-tool hook JSON on stdin instead (verify.ParseHook): a
-// tool that writes no memory file is allowed (exit 0) without opening the ledger; a write to
-// a memory file is gated on the text it writes. Every failure in hook mode (input that cannot
+// tool that writes no memory file is allowed (exit 0) without opening the ledger; for a write
+// to a memory file, verify.MemoryFiles.Plan computes the file as the tool will leave it and
+// what is new or changed in it is gated. Every failure in hook mode (input that cannot
 // be read, a tool the gate cannot read that names a memory file, no ledger, a ledger that
 // cannot be read) blocks. --hook-output exit (the default) blocks with exit 2 and the reasons
 // on stderr, which Claude Code, Codex CLI and Gemini CLI show to the model; --hook-output json
