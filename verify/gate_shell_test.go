@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,6 +84,23 @@ func TestShellWrites(t *testing.T) {
 func FuzzShellWrites(f *testing.F) {
 	for _, s := range []string{`echo x >> CLAU""DE.md`, `echo x >> CLAUD?.md`, "cat > CLAUDE.md <<'EOF'\nx\nEOF", `cp a b`, `tee -a memory/x`, `bash -c 'echo x > AGENTS.md'`} {
 		f.Add(s)
+	}
+	// And every recorded shell command.
+	files, _ := filepath.Glob("../testdata/hooks/*/*.json")
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var in struct {
+			ToolInput struct {
+				Command json.RawMessage `json:"command"`
+			} `json:"tool_input"`
+		}
+		var cmd string
+		if json.Unmarshal(b, &in) == nil && json.Unmarshal(in.ToolInput.Command, &cmd) == nil && cmd != "" {
+			f.Add(cmd)
+		}
 	}
 	mem, _ := ParseMemoryFiles(DefaultMemoryFiles)
 	dir := f.TempDir()
