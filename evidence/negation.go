@@ -166,7 +166,11 @@ func tagLanguage(tag string) lang {
 
 // seenLower is text as a reader sees it, lower case: invisible characters dropped,
 // compatibility forms folded, typographic apostrophes made '.
-func seenLower(text string) string {
+func seenLower(text string) string { return strings.ToLower(seen(text)) }
+
+// seen is text as a reader sees it: invisible characters dropped, compatibility forms
+// folded, typographic apostrophes made '.
+func seen(text string) string {
 	text = strings.Map(func(r rune) rune {
 		switch {
 		case IsInvisible(r):
@@ -176,7 +180,7 @@ func seenLower(text string) string {
 		}
 		return r
 	}, text)
-	return strings.ToLower(FoldCompat(text))
+	return FoldCompat(text)
 }
 
 // word is a word of a text and its bytes [start, end) in it.

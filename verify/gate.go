@@ -45,6 +45,9 @@ type GateLedger interface {
 	ClaimsWithText(ctx context.Context, text string) ([]LedgerClaim, error)
 	// ClaimsQuoting returns the claims with a citation whose normalized quote equals quote's.
 	ClaimsQuoting(ctx context.Context, quote string) ([]LedgerClaim, error)
+	// ClaimsNear returns up to limit claims whose text or quotes share a long word with
+	// text, for the gate to offer the nearest verified text instead of a blocked one.
+	ClaimsNear(ctx context.Context, text string, limit int) ([]LedgerClaim, error)
 }
 
 // GateImporter records the claims the gate checks on the spot. With [CheckStore] it is what
@@ -105,6 +108,11 @@ type GateClaim struct {
 	Next []string `json:"next"`
 	// Checked is the batch the gate imported and checked it in on the spot, when it did.
 	Checked string `json:"checked,omitempty"`
+	// Instead is, for a blocked claim, the verified text nearest to it that may be written
+	// instead (a usable ledger claim's text or found quote); "" when none was considered.
+	Instead string `json:"instead,omitempty"`
+
+	near float64 // how near Instead is to Text
 
 	needsCheck bool     // cited, and a citation of it is not in the ledger: --check may check it
 	next       []string // the steps found while deciding, in order, each once
@@ -119,19 +127,20 @@ func (gc *GateClaim) step(s string) {
 
 // The next steps a blocked claim's answer names (GateClaim.Next).
 const (
-	stepCite         = "cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`"
-	stepLeaveOut     = "or leave the claim out of memory, or write it as a question or a plan rather than a fact"
-	stepCheck        = "run `ledger gate --check` to check its URL and quote at the source now (or `ledger import` and `ledger check --batch ID`)"
-	stepQuote        = "add an exact quote of at least 12 characters from the cited page, then run `ledger gate --check`"
-	stepNotFound     = "do not write it: a cited quote is not on its page; find a page that says it, cite its URL and exact quote, and run `ledger gate --check`"
-	stepUnread       = "the cited page could not be read; cite another page that says it, or ask a person to open the page"
-	stepUnchecked    = "its citations were never checked: run `ledger check --batch ID` for its batch, or `ledger gate --check`"
-	stepWords        = "write the claim in the words of its verified quote, or cite the URL and quote that say what it says and run `ledger gate --check`"
-	stepLedger       = "do not write it now; the ledger must be readable and writable (check --data / LEDGER_DATA), then ask the gate again"
-	stepOtherwise    = "leave it out of memory, or ask a person"
-	stepContradicted = "do not write it: a person found it contradicted, and that decision is final; write what the cited page says instead"
-	stepUnsettled    = "do not write it: a person resolved a seam on it without settling it; cite a source of record that says it, in a new claim, and run `ledger gate --check`"
-	stepSeamFormat   = "ask a person to resolve seam %s (the /seams page, or POST /api/seams/{id}/resolve), then ask the gate again"
+	stepCite          = "cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`"
+	stepLeaveOut      = "or leave the claim out of memory, or write it as a question or a plan rather than a fact"
+	stepCheck         = "run `ledger gate --check` to check its URL and quote at the source now (or `ledger import` and `ledger check --batch ID`)"
+	stepQuote         = "add an exact quote of at least 12 characters from the cited page, then run `ledger gate --check`"
+	stepNotFound      = "do not write it: a cited quote is not on its page; find a page that says it, cite its URL and exact quote, and run `ledger gate --check`"
+	stepUnread        = "the cited page could not be read; cite another page that says it, or ask a person to open the page"
+	stepUnchecked     = "its citations were never checked: run `ledger check --batch ID` for its batch, or `ledger gate --check`"
+	stepWords         = "write the claim in the words of its verified quote, or cite the URL and quote that say what it says and run `ledger gate --check`"
+	stepLedger        = "do not write it now; the ledger must be readable and writable (check --data / LEDGER_DATA), then ask the gate again"
+	stepOtherwise     = "leave it out of memory, or ask a person"
+	stepContradicted  = "do not write it: a person found it contradicted, and that decision is final; write what the cited page says instead"
+	stepUnsettled     = "do not write it: a person resolved a seam on it without settling it; cite a source of record that says it, in a new claim, and run `ledger gate --check`"
+	stepInsteadFormat = "or write instead the verified text nearest to it, word for word: “%s”"
+	stepSeamFormat    = "ask a person to resolve seam %s (the /seams page, or POST /api/seams/{id}/resolve), then ask the gate again"
 )
 
 // NotGated is a statement of the text that is not a factual claim, with the triage rule that
@@ -174,13 +183,17 @@ func ParseMinStrength(s string) (evidence.Strength, error) {
 // when a ledger claim matches it and is found_at_source, has no open seam (on it or any of
 // its citations), has no citation that is not_found, and has at least strength opt.Min.
 //
-// A ledger claim matches when the normalized texts are equal, or when one of the claim's
-// citations has the same URL (after [evidence.NormalizeURL]) and the same normalized quote as one of
-// its citations and every word of the claim is a word of the ledger claim's text or found
-// quotes; either way, every URL the claim cites must be a found citation of that ledger claim
-// without an open seam (and with the same quote, when the claim gives one). A claim with no
-// URL that no ledger claim matches is blocked with evidence.NoteNoSource and is never checked
-// against anything else.
+// A ledger claim matches when the claim is its text or one of its found quotes word for word
+// ([sameText]: white space, quotation marks, a final full stop and the case of a sentence's
+// first letter aside), or when the claim cites one of its found quotes (same URL after
+// [evidence.NormalizeURL], same quote) and says nothing the ledger claim does not hold; and,
+// unless it is a found quote word for word, it agrees with a found quote
+// ([evidence.Disagree]: figures bound to the same words, the same negations, the named
+// parties in the same order); see [textProblems]. Either way, every URL the claim cites must
+// be a found citation of that ledger claim without an open seam (and with the same quote,
+// when the claim gives one). A claim with no URL that no ledger claim matches is blocked with
+// evidence.NoteNoSource and is never checked against anything else. A blocked claim is
+// offered the nearest verified text (Instead).
 //
 // With opt.Check, the claims that carry a URL and a quote the ledger does not hold are first
 // imported and checked on the spot (see [GateCheck]), then decided on the result.
@@ -219,6 +232,9 @@ func Gate(ctx context.Context, l GateLedger, text string, opt GateOptions) (Gate
 	}
 	if opt.Check != nil && firstErr == nil {
 		note(checkOnTheSpot(ctx, l, opt, d.Claims))
+	}
+	if firstErr == nil {
+		note(offerNear(ctx, l, d.Claims, opt.Min))
 	}
 	for i := range d.Claims {
 		gc := &d.Claims[i]
@@ -300,14 +316,25 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		gc.Reasons, gc.next = []string{"the ledger could not be read, so nothing is allowed: " + err.Error()}, []string{stepLedger}
 		return gc, fmt.Errorf("read the ledger for claim %q: %w", c.Text, err)
 	}
-	byText, err := l.ClaimsWithText(ctx, c.Text)
-	if err != nil {
-		return fail(err)
-	}
-	cands := append([]LedgerClaim{}, byText...)
+	// The claims whose text, or one of whose quotes, the text may be: looked up under each
+	// spelling the ledger's normalized columns may hold it in, then compared exactly.
+	var cands []LedgerClaim
 	seen := map[string]bool{}
-	for _, lc := range byText {
-		seen[lc.ID] = true
+	for _, form := range lookupForms(c.Text) {
+		byText, err := l.ClaimsWithText(ctx, form)
+		if err != nil {
+			return fail(err)
+		}
+		byQuote, err := l.ClaimsQuoting(ctx, form)
+		if err != nil {
+			return fail(err)
+		}
+		for _, lc := range append(byText, byQuote...) {
+			if !seen[lc.ID] {
+				seen[lc.ID] = true
+				cands = append(cands, lc)
+			}
+		}
 	}
 	hasURL := false
 	for _, ct := range c.Citations {
@@ -340,8 +367,11 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 		gc.Reasons = append(gc.Reasons, fmt.Sprintf("ledger claim %s: %s", lc.ID, strings.Join(problems, "; ")))
 	}
 	if len(gc.Matched) > 0 {
-		gc.Allow, gc.Reasons, gc.next = true, []string{}, nil
+		gc.Allow, gc.Reasons, gc.next, gc.Instead = true, []string{}, nil, ""
 		return gc, nil
+	}
+	if gc.Instead != "" {
+		gc.step(fmt.Sprintf(stepInsteadFormat, gc.Instead))
 	}
 	// A check on the spot can help when the claim cites a checkable URL and quote that no
 	// ledger claim considered holds.
@@ -442,11 +472,10 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 		problems = append(problems, fmt.Sprintf("its strength is %s, below the minimum %s", st, min))
 		gc.step(fmt.Sprintf("cite a primary source for it (the gate requires strength %s), or ask an operator to classify its sources", min))
 	}
-	if evidence.NormalizeText(lc.Text) != evidence.NormalizeText(c.Text) {
-		if extra := unfoundWords(lc, c); len(extra) > 0 {
-			problems = append(problems, fmt.Sprintf("the text's claim says words the ledger claim and its found quotes do not hold: %s", strings.Join(extra, ", ")))
-			gc.step(stepWords)
-		}
+	usable := len(problems) == 0
+	if p := textProblems(lc, c); len(p) > 0 {
+		problems = append(problems, p...)
+		gc.step(stepWords)
 	}
 	for _, ct := range c.Citations {
 		if strings.TrimSpace(ct.URL) != "" && !citedBy(lc, ct, true) {
@@ -458,7 +487,137 @@ func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strengt
 			gc.step(stepWords)
 		}
 	}
+	if usable && len(problems) > 0 {
+		gc.offer(c.Text, lc)
+	}
 	return problems
+}
+
+// textProblems says why the words of claim c are not verified by ledger claim lc; none when
+// they are (docs/gate.md, "Deciding a factual claim"). c's text must be, in [gateForm] and by
+// [sameText], a found quote of lc (found, without an open seam), or lc's own text, or c must
+// cite one of lc's found quotes (same URL and quote). Unless it is a found quote word for
+// word, it must also agree ([evidence.Disagree]) with one of the found quotes it cites, or,
+// when it cites none, with one of lc's found quotes: so a claim recorded in words that turn
+// its quote around (by a check on the spot of "Beta sued Acme" citing "Acme sued Beta") is
+// not verified by that quote. Written in other words than lc's text, every word of c must
+// also be a word of lc's text or found quotes ([unfoundWords]).
+func textProblems(lc LedgerClaim, c evidence.Claim) []string {
+	var found, cited []string
+	for _, lct := range lc.Citations {
+		if lct.Status != evidence.StatusFound || len(lct.OpenSeams) > 0 || evidence.NormalizeText(lct.Quote) == "" {
+			continue
+		}
+		found = append(found, lct.Quote)
+		if sameText(lct.Quote, c.Text) {
+			return nil
+		}
+		for _, ct := range c.Citations {
+			if evidence.NormalizeURL(ct.URL) == evidence.NormalizeURL(lct.URL) && evidence.NormalizeText(ct.Quote) != "" &&
+				evidence.NormalizeText(ct.Quote) == evidence.NormalizeText(lct.Quote) && !slices.Contains(cited, lct.Quote) {
+				cited = append(cited, lct.Quote)
+			}
+		}
+	}
+	stmt := ownStatement(c)
+	exact := sameText(lc.Text, c.Text) || sameText(lc.Text, stmt)
+	if !exact && len(cited) == 0 {
+		return []string{"the text is neither this claim's text nor one of its found quotes, word for word (only white space, quotation marks, a final full stop and the case of a sentence's first letter may differ), and it cites none of its found quotes"}
+	}
+	var problems []string
+	if !exact {
+		if extra := unfoundWords(lc, evidence.Claim{Text: stmt}); len(extra) > 0 {
+			problems = append(problems, fmt.Sprintf("the text's claim says words the ledger claim and its found quotes do not hold: %s", strings.Join(extra, ", ")))
+		}
+		if cc := caseChanges(stmt, append([]string{lc.Text}, found...)); len(cc) > 0 {
+			problems = append(problems, fmt.Sprintf("the text writes words in another case than the ledger claim and its found quotes: %s", strings.Join(cc, ", ")))
+		}
+	}
+	pool := cited
+	if len(pool) == 0 {
+		pool = found
+	}
+	var first []string
+	for i, q := range pool {
+		d := evidence.Disagree(stmt, q)
+		if len(d) == 0 {
+			return problems
+		}
+		if i == 0 {
+			first = d
+		}
+	}
+	if len(pool) > 0 {
+		problems = append(problems, fmt.Sprintf("the text says something other than the found quote “%s”: %s", pool[0], strings.Join(first, "; ")))
+	}
+	return problems
+}
+
+// offer keeps, as what may be written instead, the verified text of a usable ledger claim
+// lc (its text, when it agrees with a found quote, or a found quote) nearest to text.
+func (gc *GateClaim) offer(text string, lc LedgerClaim) {
+	var cands []string
+	for _, lct := range lc.Citations {
+		if lct.Status == evidence.StatusFound && len(lct.OpenSeams) == 0 && evidence.NormalizeText(lct.Quote) != "" {
+			cands = append(cands, lct.Quote)
+		}
+	}
+	if len(textProblems(lc, evidence.Claim{Text: lc.Text})) == 0 {
+		cands = append(cands, lc.Text)
+	}
+	for _, v := range cands {
+		if n := nearness(text, v); n > gc.near {
+			gc.Instead, gc.near = v, n
+		}
+	}
+}
+
+// maxNearLookups bounds how many blocked claims of one text the gate looks up near
+// verified texts for ([GateLedger.ClaimsNear] scans the ledger); the others are offered
+// only what their own lookups found.
+const maxNearLookups = 16
+
+// offerNear finds, for each blocked claim that was offered no verified text (up to
+// maxNearLookups of them), the nearest text of a usable ledger claim that shares a long word
+// with it, and offers it as what may be written instead.
+func offerNear(ctx context.Context, l GateLedger, claims []GateClaim, min evidence.Strength) error {
+	n := 0
+	for i := range claims {
+		gc := &claims[i]
+		if gc.Allow || gc.Instead != "" || n >= maxNearLookups {
+			continue
+		}
+		n++
+		near, err := l.ClaimsNear(ctx, gc.Text, 20)
+		if err != nil {
+			gc.Reasons = append(gc.Reasons, "the ledger could not be read for the nearest verified text: "+err.Error())
+			return fmt.Errorf("read the ledger for texts near %q: %w", gc.Text, err)
+		}
+		for _, lc := range near {
+			if usable(lc, min) {
+				gc.offer(gc.Text, lc)
+			}
+		}
+		if gc.Instead != "" {
+			gc.step(fmt.Sprintf(stepInsteadFormat, gc.Instead))
+		}
+	}
+	return nil
+}
+
+// usable reports whether ledger claim lc may verify a text at all (evidence.HandOn, no
+// citation not_found, strength at least min), whatever the text's words.
+func usable(lc LedgerClaim, min evidence.Strength) bool {
+	seams := len(lc.OpenSeams)
+	statuses := make([]evidence.Status, len(lc.Citations))
+	for i, ct := range lc.Citations {
+		seams += len(ct.OpenSeams)
+		statuses[i] = ct.Status
+		if ct.Status == evidence.StatusNotFound {
+			return false
+		}
+	}
+	return evidence.HandOn(lc.Status, lc.Standing, seams, statuses) == evidence.HandOnOK && lc.Strength.Rank() >= min.Rank()
 }
 
 // hasCheckable reports whether a ledger claim has a citation with a URL and a quote.

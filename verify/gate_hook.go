@@ -7,10 +7,16 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+	"mvdan.cc/sh/v3/syntax"
 
 	"evidenceledger/evidence"
 )
@@ -25,35 +31,26 @@ const (
 // GeminiMemoryFile is the file Gemini CLI's save_memory tool appends its facts to.
 const GeminiMemoryFile = "~/.gemini/GEMINI.md"
 
-// HookWrite is one file a tool would write and the text it would write there: a whole file's
-// content, the new text of an edit, or the lines a patch adds. Only that text is gated, not
-// the rest of the file (written earlier, through the gate).
+// HookWrite is one file a tool would write and how: its whole content (Text), the edits it
+// makes to it in order (Edits), the hunks of a patch (Hunks, with MoveFrom for a file a
+// patch moves there), a notebook cell (Notebook), or text appended (Append). The hook
+// computes the file as it will be and gates what is new or changed in it ([MemoryFiles.Plan]).
 type HookWrite struct {
 	Path string
-	Text string
-	// Old is the text an edit replaces ("" for a whole file, a patch or a fact); see
-	// [ExpandEdit].
-	Old string
-}
-
-// ExpandEdit returns the text to gate for write w, given current, the file's text before the
-// write ("" when it cannot be read). For an edit that replaces Old, it is the whole lines
-// around the first occurrence of Old as they will read after the edit, so that a fragment
-// ("2005" put in place of "1999") is gated in its sentence. Otherwise, or when current does
-// not hold Old, it is w.Text.
-func ExpandEdit(current string, w HookWrite) string {
-	i := strings.Index(current, w.Old)
-	if w.Old == "" || i < 0 {
-		return w.Text
-	}
-	start := strings.LastIndexByte(current[:i], '\n') + 1
-	end := i + len(w.Old)
-	if j := strings.IndexByte(current[end:], '\n'); j >= 0 {
-		end += j
-	} else {
-		end = len(current)
-	}
-	return current[start:i] + w.Text + current[i+len(w.Old):end]
+	// Text is the whole content, or the text appended; for edits, the edits' new texts.
+	Text  string
+	Edits []HookEdit
+	Hunks []PatchHunk
+	// Patched marks an apply_patch Update File section (it may have no hunk: a move).
+	Patched bool
+	// MoveFrom is, for a patch's "*** Move to:", the file whose patched text this one gets.
+	MoveFrom string
+	Notebook *NotebookOp
+	// Append adds Text at the end of the file; Separate first ends its last line.
+	Append, Separate bool
+	// Standalone gates Text as it stands, without reading the file: a save_memory fact, a
+	// shell write whose target cannot be known.
+	Standalone bool
 }
 
 // HookInput is what a coding agent's pre-tool hook receives on stdin, as the gate reads it.
@@ -72,6 +69,8 @@ type HookInput struct {
 	// of them is a memory file. Problem says why the tool cannot be read.
 	Unread  []string
 	Problem string
+	// Shell is the command of a shell tool, read by [MemoryFiles.Plan].
+	Shell string
 }
 
 // maxHookBytes bounds the hook input: a whole memory file, JSON-escaped, and the rest.
@@ -170,9 +169,23 @@ func ParseHook(data []byte) (HookInput, error) {
 	case readOnlyTools[tool]:
 		return in, nil
 	case shellTools[tool]:
-		cmd, _, err := str("command")
+		cmd, err := shellCommand(ti, tool)
 		if err != nil {
 			return HookInput{}, err
+		}
+		// The folder the command runs in: Gemini CLI's dir_path, Codex's workdir.
+		for _, k := range []string{"dir_path", "workdir", "cwd"} {
+			d, ok, err := str(k)
+			if err != nil {
+				return HookInput{}, err
+			}
+			if ok && d != "" {
+				if filepath.IsAbs(d) || in.Cwd == "" {
+					in.Cwd = d
+				} else {
+					in.Cwd = filepath.Join(in.Cwd, d)
+				}
+			}
 		}
 		if strings.Contains(cmd, "*** Begin Patch") {
 			ws, err := parsePatch(cmd)
@@ -180,10 +193,8 @@ func ParseHook(data []byte) (HookInput, error) {
 				return HookInput{}, err
 			}
 			in.Writes = ws
-			return in, nil
 		}
-		in.Unread = stringPaths(ti)
-		in.Problem = "a shell command that names a memory file: the gate cannot read what a command writes; write memory with the agent's file tools"
+		in.Shell = cmd
 		return in, nil
 	case toolFields[tool] == nil:
 		in.Unread = stringPaths(ti)
@@ -239,37 +250,69 @@ func ParseHook(data []byte) (HookInput, error) {
 		if err != nil {
 			return HookInput{}, err
 		}
-		in.Writes = []HookWrite{{file, s, old}}
+		all, err := replaceAll(ti, tool)
+		if err != nil {
+			return HookInput{}, err
+		}
+		in.Writes = []HookWrite{{Path: file, Text: s, Edits: []HookEdit{{Old: old, New: s, All: all}}}}
 	case "NotebookEdit":
 		s, ok, err := str("new_source")
 		if err != nil {
 			return HookInput{}, err
 		}
-		if !ok && !strings.Contains(string(ti["edit_mode"]), "delete") {
+		mode, _, err := str("edit_mode")
+		if err != nil {
+			return HookInput{}, err
+		}
+		if !ok && mode != "delete" {
 			return HookInput{}, fmt.Errorf("%w: NotebookEdit's tool_input has no new_source", ErrGate)
 		}
-		in.Writes = []HookWrite{{Path: file, Text: s}}
+		id, _, err := str("cell_id")
+		if err != nil {
+			return HookInput{}, err
+		}
+		typ, _, err := str("cell_type")
+		if err != nil {
+			return HookInput{}, err
+		}
+		in.Writes = []HookWrite{{Path: file, Text: s, Notebook: &NotebookOp{CellID: id, CellType: typ, Mode: mode, Source: s}}}
 	case "MultiEdit":
 		var edits []map[string]json.RawMessage
 		if err := json.Unmarshal(ti["edits"], &edits); err != nil || edits == nil {
 			return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits is not an array of objects", ErrGate)
 		}
+		if len(edits) > MaxHookEdits {
+			return HookInput{}, fmt.Errorf("%w: MultiEdit makes %d edits, more than the %d the gate reads; make fewer edits at a time", ErrGate, len(edits), MaxHookEdits)
+		}
+		w := HookWrite{Path: file, Edits: make([]HookEdit, 0, len(edits))}
+		var news []string
 		for i, e := range edits {
-			var s, old string
-			if r, ok := e["new_string"]; !ok || string(r) == "null" || json.Unmarshal(r, &s) != nil {
+			var ed HookEdit
+			for k := range e {
+				if k != "old_string" && k != "new_string" && k != "replace_all" {
+					return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d] has the member %q, which the gate does not know", ErrGate, i, k)
+				}
+			}
+			if r, ok := e["new_string"]; !ok || string(r) == "null" || json.Unmarshal(r, &ed.New) != nil {
 				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].new_string is missing or not a JSON string", ErrGate, i)
 			}
-			if r, ok := e["old_string"]; ok && json.Unmarshal(r, &old) != nil {
+			if r, ok := e["old_string"]; ok && json.Unmarshal(r, &ed.Old) != nil {
 				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].old_string is not a JSON string", ErrGate, i)
 			}
-			in.Writes = append(in.Writes, HookWrite{file, s, old})
+			if r, ok := e["replace_all"]; ok && string(r) != "null" && json.Unmarshal(r, &ed.All) != nil {
+				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].replace_all is not true or false", ErrGate, i)
+			}
+			w.Edits = append(w.Edits, ed)
+			news = append(news, ed.New)
 		}
+		w.Text = strings.Join(news, "\n\n")
+		in.Writes = []HookWrite{w}
 	case "save_memory":
 		s, err := need("fact")
 		if err != nil {
 			return HookInput{}, err
 		}
-		in.Writes = []HookWrite{{Path: GeminiMemoryFile, Text: s}}
+		in.Writes = []HookWrite{{Path: GeminiMemoryFile, Text: s, Standalone: true}}
 	case "apply_patch":
 		s, ok, err := str("command")
 		if err == nil && !ok {
@@ -288,6 +331,32 @@ func ParseHook(data []byte) (HookInput, error) {
 		in.Writes = ws
 	}
 	return in, nil
+}
+
+// MaxHookEdits is the most edits one tool call may make for the gate to read it (a MultiEdit's
+// edits, a patch's hunks); more blocks. With the 2 MiB bound on the file it keeps the hook's
+// work bounded (docs/gate.md, "Limits").
+const MaxHookEdits = 10000
+
+// replaceAll reads whether an edit replaces every occurrence: Claude Code's replace_all
+// (true or false), or Gemini CLI's expected_replacements (a count; any count but 1 means
+// every occurrence, which the tool checks).
+func replaceAll(ti map[string]json.RawMessage, tool string) (bool, error) {
+	if r, ok := ti["replace_all"]; ok && string(r) != "null" {
+		var b bool
+		if err := json.Unmarshal(r, &b); err != nil {
+			return false, fmt.Errorf("%w: %s's tool_input.replace_all is not true or false", ErrGate, tool)
+		}
+		return b, nil
+	}
+	if r, ok := ti["expected_replacements"]; ok && string(r) != "null" {
+		var n float64
+		if err := json.Unmarshal(r, &n); err != nil {
+			return false, fmt.Errorf("%w: %s's tool_input.expected_replacements is not a number", ErrGate, tool)
+		}
+		return n != 1, nil
+	}
+	return false, nil
 }
 
 // agentOf tells the agent from the event and the tool.
@@ -309,8 +378,9 @@ func agentOf(in HookInput) string {
 //	*** Delete File: PATH
 //	*** End Patch
 //
-// and returns, per file added or updated, the lines the patch adds (a moved file counts under
-// both names). Text before "*** Begin Patch" (a shell heredoc) is ignored. A patch without
+// and returns a write per file added (its text) or updated (its hunks, applied to the file
+// by the hook); a moved file is written under its new name with the patched text of the old
+// one (MoveFrom). Text before "*** Begin Patch" (a shell heredoc) is ignored. A patch without
 // its end marker, a directive it does not know, or a line of another shape is refused.
 func parsePatch(patch string) ([]HookWrite, error) {
 	bad := func(format string, args ...any) ([]HookWrite, error) {
@@ -323,8 +393,17 @@ func parsePatch(patch string) ([]HookWrite, error) {
 	}
 	lines := strings.Split(patch[i:], "\n")
 	var out []HookWrite
-	var cur []int // indexes in out of the file being patched
+	cur := -1 // index in out of the file being patched
 	var adding bool
+	var hunk *PatchHunk
+	hunks := 0
+	endHunk := func() {
+		if hunk != nil && cur >= 0 {
+			out[cur].Hunks = append(out[cur].Hunks, *hunk)
+			hunks++
+		}
+		hunk = nil
+	}
 	ended := false
 	for n, l := range lines[1:] {
 		switch {
@@ -333,39 +412,66 @@ func parsePatch(patch string) ([]HookWrite, error) {
 				return bad("text after *** End Patch at line %d", n+2)
 			}
 		case l == "*** End Patch":
+			endHunk()
 			ended = true
 		case strings.HasPrefix(l, "*** Add File: "):
+			endHunk()
 			out = append(out, HookWrite{Path: strings.TrimSpace(strings.TrimPrefix(l, "*** Add File: "))})
-			cur, adding = []int{len(out) - 1}, true
+			cur, adding = len(out)-1, true
 		case strings.HasPrefix(l, "*** Update File: "):
-			out = append(out, HookWrite{Path: strings.TrimSpace(strings.TrimPrefix(l, "*** Update File: "))})
-			cur, adding = []int{len(out) - 1}, false
+			endHunk()
+			out = append(out, HookWrite{Path: strings.TrimSpace(strings.TrimPrefix(l, "*** Update File: ")), Patched: true})
+			cur, adding = len(out)-1, false
 		case strings.HasPrefix(l, "*** Move to: "):
-			if len(cur) == 0 || adding {
-				return bad("*** Move to outside an Update File section at line %d", n+2)
+			if cur < 0 || adding || hunk != nil || out[cur].MoveFrom != "" {
+				return bad("*** Move to outside the head of an Update File section at line %d", n+2)
 			}
-			out = append(out, HookWrite{Path: strings.TrimSpace(strings.TrimPrefix(l, "*** Move to: "))})
-			cur = append(cur, len(out)-1)
+			from := out[cur].Path
+			out[cur].Path, out[cur].MoveFrom = strings.TrimSpace(strings.TrimPrefix(l, "*** Move to: ")), from
 		case strings.HasPrefix(l, "*** Delete File: "):
-			cur = nil
+			endHunk()
+			cur = -1
 		case l == "*** End of File":
+			if hunk == nil {
+				return bad("*** End of File outside a hunk at line %d", n+2)
+			}
+			hunk.EOF = true
 		case strings.HasPrefix(l, "***"):
 			return bad("unknown directive %q at line %d", l, n+2)
-		case len(cur) == 0:
+		case cur < 0:
 			if strings.TrimSpace(l) != "" {
 				return bad("line %d belongs to no file", n+2)
 			}
-		case strings.HasPrefix(l, "+"):
-			for _, k := range cur {
-				out[k].Text += l[1:] + "\n"
-			}
 		case adding:
-			if l != "" {
+			switch {
+			case strings.HasPrefix(l, "+"):
+				out[cur].Text += l[1:] + "\n"
+			case l != "":
 				return bad("line %d of an added file does not start with +", n+2)
 			}
-		case strings.HasPrefix(l, "@@"), strings.HasPrefix(l, " "), strings.HasPrefix(l, "-"), l == "":
+		case strings.HasPrefix(l, "@@"):
+			endHunk()
+			hunk = &PatchHunk{Seek: strings.TrimSpace(strings.TrimPrefix(l, "@@"))}
+		case strings.HasPrefix(l, " "), strings.HasPrefix(l, "-"), strings.HasPrefix(l, "+"), l == "":
+			if hunk == nil {
+				hunk = &PatchHunk{}
+			}
+			switch {
+			case l == "":
+				hunk.Old, hunk.New = append(hunk.Old, ""), append(hunk.New, "")
+			case l[0] == ' ':
+				hunk.Old, hunk.New = append(hunk.Old, l[1:]), append(hunk.New, l[1:])
+			case l[0] == '-':
+				hunk.Old = append(hunk.Old, l[1:])
+			default:
+				hunk.New = append(hunk.New, l[1:])
+				out[cur].Text += l[1:] + "\n"
+			}
 		default:
 			return bad("line %d is not a hunk line (@@, space, - or +)", n+2)
+		}
+		if hunks > MaxHookEdits {
+			return bad("more than %d hunks; patch fewer at a time", MaxHookEdits)
 		}
 	}
 	if !ended {
@@ -507,7 +613,7 @@ func ParseMemoryFiles(list string) (MemoryFiles, error) {
 		if !strings.Contains(p, "/") {
 			p = "**/" + p
 		}
-		m = append(m, strings.ToLower(p))
+		m = append(m, foldName(p))
 	}
 	if len(m) == 0 {
 		return nil, fmt.Errorf("%w: no memory-file pattern given; pass GLOB,... (default %s)", ErrGate, DefaultMemoryFiles)
@@ -534,9 +640,16 @@ func (m MemoryFiles) Match(file string) bool {
 	return false
 }
 
-// foldPath splits a path into lowercased segments the way Windows reads them.
+// foldPath splits a path into folded segments: the way Windows reads names, and, since
+// file systems fold names too (NTFS and APFS case, APFS and others Unicode forms), with
+// compatibility forms folded (NFKC: the long s ſ is s, full-width letters are letters),
+// default-ignorable characters removed (zero-width joiners, soft hyphens, variation
+// selectors), and full Unicode case folding.
 func foldPath(file string) []string {
-	file = strings.ToLower(strings.ReplaceAll(file, "\\", "/"))
+	file = foldName(strings.ReplaceAll(file, "\\", "/"))
+	if len(file) >= 2 && file[1] == ':' && (len(file) == 2 || file[2] != '/') {
+		file = file[:2] + "/" + file[2:] // drive-relative: C:CLAUDE.md is CLAUDE.md in C:'s folder
+	}
 	var segs []string
 	for i, s := range strings.Split(file, "/") {
 		if k := strings.IndexByte(s, ':'); k >= 0 && !(i == 0 && k == 1) {
@@ -599,4 +712,45 @@ func matchSeg(pat, seg string) bool {
 		return true
 	}
 	return strings.HasPrefix(ext, sm[2]) && (len(sm[2]) == min(3, len(ext)))
+}
+
+// pathFold is full Unicode case folding.
+var pathFold = cases.Fold()
+
+// foldName folds a name as foldPath does: NFKC, default-ignorable characters removed, case
+// folded, NFKC again (folding may leave a form NFKC composes).
+func foldName(s string) string {
+	s = norm.NFKC.String(s)
+	s = strings.Map(func(r rune) rune {
+		if evidence.IsInvisible(r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) {
+			return -1
+		}
+		return r
+	}, s)
+	return norm.NFKC.String(pathFold.String(s))
+}
+
+// shellCommand reads a shell tool's command: a string, or an array of words (["bash", "-lc",
+// "..."]) made one command line with each word quoted.
+func shellCommand(ti map[string]json.RawMessage, tool string) (string, error) {
+	r, ok := ti["command"]
+	if !ok || string(r) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(r, &s) == nil {
+		return s, nil
+	}
+	var ws []string
+	if err := json.Unmarshal(r, &ws); err != nil {
+		return "", fmt.Errorf("%w: tool_input.command of %s is neither a string nor an array of strings", ErrGate, tool)
+	}
+	for i, w := range ws {
+		q, err := syntax.Quote(w, syntax.LangBash)
+		if err != nil {
+			return "", fmt.Errorf("%w: tool_input.command of %s: %v", ErrGate, tool, err)
+		}
+		ws[i] = q
+	}
+	return strings.Join(ws, " "), nil
 }

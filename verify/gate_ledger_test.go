@@ -170,7 +170,8 @@ func TestGateDecisions(t *testing.T) {
 		want string
 	}{
 		{"the exact text of a found claim", "Acme was founded in 1999.", "", true, w.claims["founded"]},
-		{"case, spacing and compatibility forms do not matter", "  ACME was   founded in １９９９.", "", true, w.claims["founded"]},
+		{"spacing, compatibility forms and the case of the first letter do not matter", "  acme was   founded in １９９９", "", true, w.claims["founded"]},
+		{"a word in capitals is not the verified word", "ACME was founded in 1999.", "", false, "word for word"},
 		{"a memory file of found claims under a heading", "# What we know about Acme\n\n- Acme was founded in 1999.\n- Acme employs 40 people.\n", "", true, w.claims["staff"]},
 		{"the quote's own words as the claim, with the same URL (host case, fragment) and quote",
 			"Acme was founded in Leeds in 1999 (" + strings.Replace(about, "acme.test", "ACME.test", 1) + "#top): “Acme was founded in 1999 in Leeds”.", "", true, w.claims["founded"]},

@@ -26,46 +26,51 @@ func TestParseHookRecorded(t *testing.T) {
 	tests := map[string]want{
 		"claude/write-memory-instructions.json": {AgentClaude, []HookWrite{{Path: "/home/ana/shop/MEMORY.md"}}, "", ""},
 		"claude/write-memory-unverified.json":   {AgentClaude, []HookWrite{{Path: "/home/ana/shop/MEMORY.md"}}, "", ""},
-		"claude/edit-claude-md.json":            {AgentClaude, []HookWrite{{Path: "/home/ana/shop/CLAUDE.md", Text: "## Facts\n" + soldFact, Old: "## Facts\n"}}, "", ""},
-		"claude/multiedit-memory.json": {AgentClaude, []HookWrite{{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "- Use tabs for indentation.", Old: "- Use tabs."},
-			{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "## Facts\n" + soldFact, Old: "## Facts\n"}}, "", ""},
-		"claude/notebook-memory.json":        {AgentClaude, []HookWrite{{Path: "/home/ana/shop/memory/analysis.ipynb", Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
-		"claude/write-code.json":             {AgentClaude, []HookWrite{{Path: "/home/ana/shop/main.go"}}, "", ""},
-		"claude/bash.json":                   {AgentClaude, nil, "./...", ""},
-		"claude/bash-echo-memory.json":       {AgentClaude, nil, "MEMORY.md", ""},
-		"claude/read-memory.json":            {AgentClaude, nil, "", ""},
-		"claude/windows-trailing-dot.json":   {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md.`}}, "", ""},
-		"claude/windows-trailing-space.json": {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md `}}, "", ""},
-		"claude/windows-ads.json":            {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md::$DATA`}}, "", ""},
-		"claude/windows-short-name.json":     {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY~1.MD`}}, "", ""},
-		"claude/windows-case.json":           {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\memory.MD`}}, "", ""},
-		"claude/dot-dot.json":                {AgentClaude, []HookWrite{{Path: "/home/ana/shop/src/../MEMORY.md"}}, "", ""},
+		"claude/edit-claude-md.json":            {AgentClaude, []HookWrite{{Path: "/home/ana/shop/CLAUDE.md", Text: "## Facts\n" + soldFact}}, "", ""},
+		"claude/multiedit-memory.json":          {AgentClaude, []HookWrite{{Path: "/home/ana/shop/.claude/memory/notes.md", Text: "- Use tabs for indentation.\n\n## Facts\n" + soldFact}}, "", ""},
+		"claude/notebook-memory.json":           {AgentClaude, []HookWrite{{Path: "/home/ana/shop/memory/analysis.ipynb", Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
+		"claude/write-code.json":                {AgentClaude, []HookWrite{{Path: "/home/ana/shop/main.go"}}, "", ""},
+		"claude/bash.json":                      {AgentClaude, nil, "", ""},
+		"claude/bash-echo-memory.json":          {AgentClaude, nil, "", ""},
+		"claude/read-memory.json":               {AgentClaude, nil, "", ""},
+		"claude/windows-trailing-dot.json":      {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md.`}}, "", ""},
+		"claude/windows-trailing-space.json":    {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md `}}, "", ""},
+		"claude/windows-ads.json":               {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY.md::$DATA`}}, "", ""},
+		"claude/windows-short-name.json":        {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\MEMORY~1.MD`}}, "", ""},
+		"claude/windows-case.json":              {AgentClaude, []HookWrite{{Path: `C:\Users\ana\shop\memory.MD`}}, "", ""},
+		"claude/dot-dot.json":                   {AgentClaude, []HookWrite{{Path: "/home/ana/shop/src/../MEMORY.md"}}, "", ""},
 		"codex/apply-patch-agents-facts.json": {AgentCodex, []HookWrite{{Path: "AGENTS.md",
 			Text: "# AGENTS.md\n\n- Run `make test` before committing.\n" + soldFact}}, "", ""},
 		"codex/apply-patch-agents-instructions.json": {AgentCodex, []HookWrite{{Path: "AGENTS.md", Text: "- Use tabs for indentation.\n- Never push to main.\n"}}, "", ""},
 		"codex/apply-patch-code.json":                {AgentCodex, []HookWrite{{Path: "src/app.py", Text: "    print('Acme was sold to Beta Corp in 2021.')\n"}}, "", ""},
-		"codex/apply-patch-move-to-memory.json":      {AgentCodex, []HookWrite{{Path: "notes/todo.md", Text: soldFact}, {Path: "memory/acme.md", Text: soldFact}}, "", ""},
+		"codex/apply-patch-move-to-memory.json":      {AgentCodex, []HookWrite{{Path: "memory/acme.md", Text: soldFact}}, "", ""},
 		"codex/shell-heredoc-patch.json":             {AgentCodex, []HookWrite{{Path: "MEMORY.md", Text: soldFact}}, "", ""},
 		"codex/apply-patch-no-end.json":              {err: "no *** End Patch line"},
-		"gemini/save-memory-preference.json":         {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "The user prefers metric units."}}, "", ""},
-		"gemini/save-memory-fact.json":               {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
-		"gemini/write-file-gemini-md.json":           {AgentGemini, []HookWrite{{Path: "/home/ana/shop/GEMINI.md"}}, "", ""},
-		"gemini/read-file.json":                      {AgentGemini, nil, "", ""},
-		"malformed/null.json":                        {err: "not a JSON object"},
-		"malformed/empty-object.json":                {err: "names no tool_name"},
-		"malformed/no-tool-input.json":               {err: "tool_input is missing"},
-		"malformed/null-tool-input.json":             {err: "tool_input is missing"},
-		"malformed/content-null.json":                {err: "tool_input.content of Write is not a JSON string"},
-		"malformed/content-number.json":              {err: "tool_input.content of Write is not a JSON string"},
-		"malformed/duplicate-keys.json":              {err: `"file_path" appears twice`},
-		"malformed/duplicate-tool-name.json":         {err: `"tool_name" appears twice`},
-		"malformed/edit-other-fields.json":           {err: "Edit's tool_input has no file_path"},
-		"malformed/notebook-other-fields.json":       {err: "NotebookEdit's tool_input has no notebook_path"},
-		"malformed/no-file-path.json":                {err: "Write's tool_input has no file_path"},
-		"malformed/truncated.json":                   {err: "not one JSON object"},
-		"malformed/two-objects.json":                 {err: "data after the JSON object"},
-		"malformed/write-extra-member.json":          {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
-		"malformed/unknown-tool-memory.json":         {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
+		// Codex names its shell tool Bash, as Claude Code does; both take the same answers.
+		"codex/bash-append-agents.json":        {AgentClaude, nil, "", ""},
+		"codex/bash-tests.json":                {AgentClaude, nil, "", ""},
+		"gemini/replace-gemini-md.json":        {AgentGemini, []HookWrite{{Path: "/home/ana/shop/GEMINI.md", Text: "## Facts\n" + soldFact}}, "", ""},
+		"gemini/run-shell-command-append.json": {AgentGemini, nil, "", ""},
+		"gemini/run-shell-command-ls.json":     {AgentGemini, nil, "", ""},
+		"gemini/save-memory-preference.json":   {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "The user prefers metric units."}}, "", ""},
+		"gemini/save-memory-fact.json":         {AgentGemini, []HookWrite{{Path: GeminiMemoryFile, Text: "Acme was sold to Beta Corp in 2021."}}, "", ""},
+		"gemini/write-file-gemini-md.json":     {AgentGemini, []HookWrite{{Path: "/home/ana/shop/GEMINI.md"}}, "", ""},
+		"gemini/read-file.json":                {AgentGemini, nil, "", ""},
+		"malformed/null.json":                  {err: "not a JSON object"},
+		"malformed/empty-object.json":          {err: "names no tool_name"},
+		"malformed/no-tool-input.json":         {err: "tool_input is missing"},
+		"malformed/null-tool-input.json":       {err: "tool_input is missing"},
+		"malformed/content-null.json":          {err: "tool_input.content of Write is not a JSON string"},
+		"malformed/content-number.json":        {err: "tool_input.content of Write is not a JSON string"},
+		"malformed/duplicate-keys.json":        {err: `"file_path" appears twice`},
+		"malformed/duplicate-tool-name.json":   {err: `"tool_name" appears twice`},
+		"malformed/edit-other-fields.json":     {err: "Edit's tool_input has no file_path"},
+		"malformed/notebook-other-fields.json": {err: "NotebookEdit's tool_input has no notebook_path"},
+		"malformed/no-file-path.json":          {err: "Write's tool_input has no file_path"},
+		"malformed/truncated.json":             {err: "not one JSON object"},
+		"malformed/two-objects.json":           {err: "data after the JSON object"},
+		"malformed/write-extra-member.json":    {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
+		"malformed/unknown-tool-memory.json":   {AgentClaude, nil, "/home/ana/shop/MEMORY.md", ""},
 	}
 	files, _ := filepath.Glob("../testdata/hooks/*/*.json")
 	if len(files) < len(tests) {
@@ -73,6 +78,9 @@ func TestParseHookRecorded(t *testing.T) {
 	}
 	for _, file := range files {
 		name := filepath.ToSlash(strings.TrimPrefix(file, "../testdata/hooks/"))
+		if strings.HasPrefix(name, "repro/") {
+			continue // laid out on disk by TestGateHookReproductions (cmd/ledger)
+		}
 		t.Run(name, func(t *testing.T) {
 			tt, ok := tests[name]
 			if !ok {
@@ -94,7 +102,7 @@ func TestParseHookRecorded(t *testing.T) {
 			}
 			for i, w := range tt.writes {
 				got := in.Writes[i]
-				if got.Path != w.Path || (w.Text != "" && got.Text != w.Text) || got.Old != w.Old {
+				if got.Path != w.Path || (w.Text != "" && got.Text != w.Text) {
 					t.Fatalf("write %d: %+v; want %+v", i, got, w)
 				}
 			}
@@ -133,23 +141,6 @@ func TestParseHookRecorded(t *testing.T) {
 	atLimit += strings.Repeat("a", maxHookBytes-len(atLimit)-3) + `"}}`
 	if in, err := ParseHook([]byte(atLimit)); err != nil || len(atLimit) != maxHookBytes || len(in.Writes) != 1 {
 		t.Errorf("an input of exactly %d bytes: %v", maxHookBytes, err)
-	}
-}
-
-func TestExpandEdit(t *testing.T) {
-	cur := "# Memory\n\n- Acme was founded in 1999.\n- Use tabs.\n"
-	for _, tt := range []struct {
-		w    HookWrite
-		want string
-	}{
-		{HookWrite{Text: "2005", Old: "1999"}, "- Acme was founded in 2005."},
-		{HookWrite{Text: "x", Old: "not there"}, "x"},
-		{HookWrite{Text: "whole file"}, "whole file"},
-		{HookWrite{Text: "- Use tabs.\n- Acme has 12 shops.", Old: "- Use tabs."}, "- Use tabs.\n- Acme has 12 shops."},
-	} {
-		if got := ExpandEdit(cur, tt.w); got != tt.want {
-			t.Errorf("ExpandEdit(%+v) = %q; want %q", tt.w, got, tt.want)
-		}
 	}
 }
 
@@ -235,6 +226,15 @@ func TestMemoryFiles(t *testing.T) {
 		{"dot-dot resolved out of a memory folder", "/p/memory/../main.go", false},
 		{"a device path", `\\?\C:\proj\MEMORY.md`, true},
 		{"empty path", "", false},
+		{"the long s folds to s (NFKC)", "/p/AGENTſ.md", true},
+		{"a memories folder with a long s", "/p/memorieſ/acme.md", true},
+		{"a zero-width non-joiner is ignored", "/p/CLAUDE\u200c.md", true},
+		{"a soft hyphen is ignored", "/p/MEM\u00adORY.md", true},
+		{"full-width letters fold", "/p/ＣＬＡＵＤＥ.md", true},
+		{"full case folding", "/p/GEMİNI.md", false},
+		{"drive-relative", "C:CLAUDE.md", true},
+		{"drive-relative in a folder", `C:memory\acme.md`, true},
+		{"a drive alone", "C:", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -293,5 +293,149 @@ func TestGateReadsThroughTheParser(t *testing.T) {
 		if gated != 1 {
 			t.Errorf("%q: %d gated statements; want the one cited claim: %+v", text, gated, sorted)
 		}
+	}
+}
+
+func TestResolvePaths(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "memories"), 0o755)
+	os.WriteFile(filepath.Join(dir, "CLAUDE.md"), nil, 0o600)
+	os.Symlink("CLAUDE.md", filepath.Join(dir, "notes.md"))
+	os.Symlink("memories", filepath.Join(dir, "kb"))
+	os.Symlink("AGENTS.md", filepath.Join(dir, "todo.md"))
+	os.Symlink(filepath.Join(dir, "loop"), filepath.Join(dir, "loop"))
+	mem, _ := ParseMemoryFiles(DefaultMemoryFiles)
+	for p, want := range map[string]bool{
+		"notes.md": true, "kb/acme.md": true, "kb/2026/new.md": true, "todo.md": true, "main.go": false,
+		"loop": false, "~/.gemini/GEMINI.md": true, filepath.Join(dir, "kb", "x"): true,
+	} {
+		if got := mem.MatchAny(ResolvePaths(p, dir, "/home/ana")); got != want {
+			t.Errorf("%s: memory %v (%q); want %v", p, got, ResolvePaths(p, dir, "/home/ana"), want)
+		}
+	}
+}
+
+// TestChangedText: what of a memory file the hook gates after a change.
+func TestChangedText(t *testing.T) {
+	before := "# Notes\n\n- Acme was founded\n  in 1999 in Leeds.\n- Use tabs.\n\n| a | b |\n|---|---|\n| x | y |\n\n```\ngo test\n```\n\n[1]: https://acme.example\n"
+	for _, tt := range []struct{ after, want string }{
+		{before, ""},
+		{strings.Replace(before, "Leeds", "York", 1), "- Acme was founded\n  in 1999 in York.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "tabs", "spaces", 1), "- Use spaces.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "| x |", "| z |", 1), "| a | b |\n|---|---|\n| z | y |\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "go test", "go vet", 1), "```\ngo vet\n```\n\n[1]: https://acme.example\n"},
+		{before + "\n- Acme employs 40 people.\n", "- Acme employs 40 people.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "- Use tabs.", "- Use tabs.\n- Use tabs.", 1), "- Use tabs.\n\n[1]: https://acme.example\n"},
+		{strings.Replace(before, "```\ngo test\n```\n", "```\ngo test\n", 1), "```\ngo test\n\n[1]: https://acme.example\n"}, // an unclosed fence runs to the end
+	} {
+		if got := ChangedText(before, tt.after); got != tt.want {
+			t.Errorf("ChangedText(…, %q) = %q; want %q", tt.after, got, tt.want)
+		}
+	}
+	if got := ChangedText("", "x\n"); got != "x\n" {
+		t.Errorf("a new file is gated whole: %q", got)
+	}
+}
+
+func TestHookWriteAfter(t *testing.T) {
+	cur := "# Notes\n- Ask TBD.\n- Acme was sold to TBD.\n"
+	nb := `{"cells":[{"id":"a1","cell_type":"markdown","source":["# Acme\n","Use tabs.\n"]},{"id":"b2","cell_type":"code","source":"print(1)"}]}`
+	for _, tt := range []struct {
+		desc  string
+		w     HookWrite
+		cur   string
+		want  string
+		loose string
+		err   string
+	}{
+		{"first occurrence", HookWrite{Edits: []HookEdit{{Old: "TBD", New: "Beta"}}}, cur, "# Notes\n- Ask Beta.\n- Acme was sold to TBD.\n", "", ""},
+		{"every occurrence", HookWrite{Edits: []HookEdit{{Old: "TBD", New: "Beta", All: true}}}, cur, "# Notes\n- Ask Beta.\n- Acme was sold to Beta.\n", "", ""},
+		{"in sequence", HookWrite{Edits: []HookEdit{{Old: "Ask TBD.", New: "Ask X."}, {Old: "X", New: "Y"}}}, cur, "# Notes\n- Ask Y.\n- Acme was sold to TBD.\n", "", ""},
+		{"an edit not found is gated alone", HookWrite{Edits: []HookEdit{{Old: "nope", New: "Acme was sold."}}}, cur, cur, "Acme was sold.", ""},
+		{"a patch", HookWrite{Patched: true, Hunks: []PatchHunk{{Old: []string{"- Ask TBD."}, New: []string{"- Ask Ann."}}}}, cur, "# Notes\n- Ask Ann.\n- Acme was sold to TBD.\n", "", ""},
+		{"a patch after a seek line, trailing space ignored", HookWrite{Patched: true, Hunks: []PatchHunk{{Seek: "# Notes", Old: []string{"- Acme was sold to TBD.  "}, New: []string{"- Acme was sold."}}}}, cur, "# Notes\n- Ask TBD.\n- Acme was sold.\n", "", ""},
+		{"a patch that does not apply", HookWrite{Patched: true, Hunks: []PatchHunk{{Old: []string{"gone"}, New: []string{"x"}}}}, cur, "", "", "its lines are not in the file"},
+		{"an append", HookWrite{Append: true, Text: "- Acme employs 40 people.\n"}, cur, cur + "- Acme employs 40 people.\n", "", ""},
+		{"a notebook cell replaced", HookWrite{Notebook: &NotebookOp{CellID: "a1", Source: "Acme was sold."}}, nb, "Acme was sold.\n\n```\nprint(1)\n```\n\n", "", ""},
+		{"a notebook cell inserted", HookWrite{Notebook: &NotebookOp{CellID: "a1", Mode: "insert", CellType: "markdown", Source: "Acme was sold."}}, nb, "# Acme\nUse tabs.\n\nAcme was sold.\n\n```\nprint(1)\n```\n\n", "", ""},
+		{"a notebook cell deleted", HookWrite{Notebook: &NotebookOp{CellID: "b2", Mode: "delete"}}, nb, "# Acme\nUse tabs.\n\n", "", ""},
+		{"a notebook that is not JSON", HookWrite{Notebook: &NotebookOp{Source: "x"}}, "{", "", "", "cannot be read"},
+	} {
+		got, loose, err := tt.w.after(tt.cur, true)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err %v; want %q", tt.desc, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want || strings.Join(loose, "|") != tt.loose {
+			t.Errorf("%s: %q %q %v; want %q %q", tt.desc, got, loose, err, tt.want, tt.loose)
+		}
+	}
+}
+
+// FuzzFastEdits: when the linear way of applying edits applies, its result is the one of
+// applying them one by one.
+func FuzzFastEdits(f *testing.F) {
+	f.Add("- Use tabs 1.\n- Use tabs 2.\n- Use tabs 3.\n- Use tabs 4.\n- Use tabs 5.\n- Use tabs 6.\n- Use tabs 7.\n- Use tabs 8.\n- Use tabs 9.\n", []byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, "x")
+	f.Add("abcabcabcabcabcabcabcabcabcabc", []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, "bc")
+	f.Fuzz(func(t *testing.T, text string, ops []byte, piece string) {
+		var edits []HookEdit
+		for i := 0; i+1 < len(ops) && len(edits) < 40; i += 2 {
+			if text == "" {
+				return
+			}
+			start := int(ops[i]) * len(text) / 256
+			end := min(len(text), start+1+int(ops[i+1])%6)
+			edits = append(edits, HookEdit{Old: text[start:end], New: piece + text[start:end][:1]})
+		}
+		got, gotLoose, ok := fastEdits(text, edits)
+		if !ok {
+			return
+		}
+		want, wantLoose := text, []string(nil)
+		for _, e := range edits {
+			if !strings.Contains(want, e.Old) {
+				wantLoose = append(wantLoose, e.New)
+				continue
+			}
+			want = strings.Replace(want, e.Old, e.New, 1)
+		}
+		if got != want || strings.Join(gotLoose, "\x00") != strings.Join(wantLoose, "\x00") {
+			t.Fatalf("fast %q %q; one by one %q %q", got, gotLoose, want, wantLoose)
+		}
+	})
+}
+
+// TestHookWorkIsBounded: the hook's work is bounded by bytes and edits, not time: more than
+// MaxHookEdits edits is refused, and edits that must be applied one by one stop at
+// maxEditWork bytes of searching and copying, and block.
+func TestHookWorkIsBounded(t *testing.T) {
+	var edits []string
+	for i := 0; i <= MaxHookEdits; i++ {
+		edits = append(edits, `{"old_string":"a","new_string":"b"}`)
+	}
+	in := `{"tool_name":"MultiEdit","tool_input":{"file_path":"CLAUDE.md","edits":[` + strings.Join(edits, ",") + `]}}`
+	if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), "more than the 10000 the gate reads") {
+		t.Fatalf("%d edits: %v; want refused", MaxHookEdits+1, err)
+	}
+	text := strings.Repeat("- Use tabs.\n", (1<<20)/12)
+	var many []HookEdit
+	for i := 0; i < MaxHookEdits; i++ {
+		many = append(many, HookEdit{Old: "not there", New: "x", All: true})
+	}
+	if _, _, err := applyEdits(text, many); !errors.Is(err, errEditWork) {
+		t.Fatalf("%d edits one by one on %d bytes: %v; want the work bound", len(many), len(text), err)
+	}
+	// As many edits, far enough apart for the linear way, are within the bound.
+	var lines []string
+	var distinct []HookEdit
+	for i := 0; i < MaxHookEdits; i++ {
+		lines = append(lines, fmt.Sprintf("- Use tabs in module m%05d. Keep the rest of this line as it is.", i))
+		distinct = append(distinct, HookEdit{Old: fmt.Sprintf("tabs in module m%05d.", i), New: "spaces."})
+	}
+	got, loose, err := applyEdits(strings.Join(lines, "\n")+"\n", distinct)
+	if err != nil || len(loose) != 0 || strings.Count(got, "- Use spaces. Keep") != MaxHookEdits {
+		t.Fatalf("%d distinct edits: %v, %d loose", MaxHookEdits, err, len(loose))
 	}
 }

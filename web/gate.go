@@ -18,6 +18,7 @@ import (
 type GateStore interface {
 	FindClaims(ctx context.Context, text string) ([]ledger.ClaimView, error)
 	FindClaimsQuoting(ctx context.Context, quote string) ([]ledger.ClaimView, error)
+	FindClaimsNear(ctx context.Context, text string, limit int) ([]ledger.ClaimView, error)
 }
 
 // GateCheckStore is what the gate's check on the spot needs of the store: it imports the
@@ -45,6 +46,11 @@ func (g gateLedger) ClaimsWithText(ctx context.Context, text string) ([]verify.L
 
 func (g gateLedger) ClaimsQuoting(ctx context.Context, quote string) ([]verify.LedgerClaim, error) {
 	cs, err := g.s.FindClaimsQuoting(ctx, quote)
+	return ledgerClaims(cs), err
+}
+
+func (g gateLedger) ClaimsNear(ctx context.Context, text string, limit int) ([]verify.LedgerClaim, error) {
+	cs, err := g.s.FindClaimsNear(ctx, text, limit)
 	return ledgerClaims(cs), err
 }
 

@@ -87,7 +87,7 @@ func TestGateRouteCheck(t *testing.T) {
 	t.Cleanup(srv.Close)
 	g := fixture{srv: srv, store: f.store, operator: f.operator, auditor: f.auditor}
 	text := func(quote string) string {
-		b, _ := json.Marshal(map[string]any{"check": true, "text": "- Use tabs.\n- The registry counted 4,812 companies in 2025 ([report](" + at("a.test", "/report") + ")): “" + quote + "”.\n"})
+		b, _ := json.Marshal(map[string]any{"check": true, "text": "- Use tabs.\n- The registry counted 4,812 companies ([report](" + at("a.test", "/report") + ")): “" + quote + "”.\n"})
 		return string(b)
 	}
 	status, body := g.send(t, "POST", "/api/gate", g.auditor, "application/json", []byte(text("the registry counted 4,812 companies")))

@@ -33,8 +33,9 @@ const exitBlock = exitError(2)
 // most --timeout; what was not checked by then is blocked as still checking.
 //
 // With --hook it reads an agent's pre-tool hook JSON on stdin instead (verify.ParseHook): a
-// tool that writes no memory file is allowed (exit 0) without opening the ledger; a write to
-// a memory file is gated on the text it writes. Every failure in hook mode (input that cannot
+// tool that writes no memory file is allowed (exit 0) without opening the ledger; for a write
+// to a memory file, verify.MemoryFiles.Plan computes the file as the tool will leave it and
+// what is new or changed in it is gated. Every failure in hook mode (input that cannot
 // be read, a tool the gate cannot read that names a memory file, no ledger, a ledger that
 // cannot be read) blocks. --hook-output exit (the default) blocks with exit 2 and the reasons
 // on stderr, which Claude Code, Codex CLI and Gemini CLI show to the model; --hook-output json
@@ -109,22 +110,15 @@ func runGate(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return block(err.Error())
 		}
-		for _, p := range in.Unread {
-			if mem.Match(p) {
-				return block(fmt.Sprintf("%s (%s)", in.Problem, p))
-			}
+		home, _ := os.UserHomeDir()
+		plan := mem.Plan(in, home)
+		if plan.Block != "" {
+			return block(plan.Block)
 		}
-		var texts []string
-		for _, w := range in.Writes {
-			if mem.Match(w.Path) {
-				texts = append(texts, verify.ExpandEdit(readCurrent(w.Path, in.Cwd), w))
-				name = w.Path
-			}
-		}
-		if len(texts) == 0 {
+		if len(plan.Texts) == 0 {
 			return allow()
 		}
-		text = strings.Join(texts, "\n\n")
+		text, name = strings.Join(plan.Texts, "\n\n"), strings.Join(plan.Files, ", ")
 	} else {
 		b, src, err := readInput(e, rest, "the text", "gate smaller texts")
 		if err != nil {
@@ -191,32 +185,4 @@ func hookDeny(agent string, reasons []string) any {
 		"permissionDecision":       "deny",
 		"permissionDecisionReason": reason,
 	}}
-}
-
-// maxCurrentBytes bounds how much of a memory file readCurrent reads.
-const maxCurrentBytes = evidence.MaxPasteBytes
-
-// readCurrent returns the current text of the file an edit changes (relative paths from the
-// hook's cwd; ~ from $HOME), or "" when it cannot be read: then the edit's new text is gated
-// as it stands.
-func readCurrent(file, cwd string) string {
-	if strings.HasPrefix(file, "~/") {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		file = filepath.Join(home, file[2:])
-	} else if !filepath.IsAbs(file) && cwd != "" {
-		file = filepath.Join(cwd, file)
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxCurrentBytes+1))
-	if err != nil || len(b) > maxCurrentBytes {
-		return ""
-	}
-	return string(b)
 }
