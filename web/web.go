@@ -28,6 +28,7 @@
 //	GET  /api/proof/inclusion?seq=N&size=S RFC 6962 inclusion proof (size: default the latest checkpoint's)
 //	GET  /api/proof/consistency?from=A&to=B  RFC 6962 consistency proof (to: default the latest)
 //	GET  /checkpoint                       the latest signed checkpoint, cosigned; public, no token
+//	POST /mcp                              the MCP tools over Streamable HTTP (docs/agents.md)
 //
 // Without CheckJobs the check routes answer 503. Errors are answered as {"error":"..."} by
 // [Error], which maps the ledger's errors to HTTP statuses (invalid input 400, no valid token
@@ -145,6 +146,7 @@ func (s *server) handler() http.Handler {
 	s.checkRoutes(mux)
 	s.proofRoutes(mux)
 	mux.Handle("POST /api/gate", s.auth(roleRead, s.handleGate))
+	mux.Handle("/mcp", s.auth(roleRead, s.mcpHTTP())) // the MCP tools over Streamable HTTP (mcp.go)
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, notRouted(w, r, mux, "/api/", errNoRoute))
 	}))
