@@ -289,4 +289,3 @@ func TestMCPStdioUsage(t *testing.T) {
 		t.Errorf("mcp without a ledger: %+v", r)
 	}
 }
-
