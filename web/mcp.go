@@ -320,9 +320,19 @@ func (t *mcpTools) doCheckClaims(ctx context.Context, req *mcp.CallToolRequest, 
 	}
 	st, err := t.waitJob(ctx, req, job, wait)
 	if err != nil {
+		// The call was cancelled: the check it started stops, what it recorded stays.
+		if c, ok := t.s.cfg.Jobs.(jobCanceller); ok && ctx.Err() != nil {
+			c.Cancel(job, errors.New("the check_claims call that started it was cancelled"))
+		}
 		return CheckAnswer{}, err
 	}
 	return t.answer(ctx, b.ID, &st)
+}
+
+// jobCanceller is what check_claims needs to stop the check of a cancelled call;
+// *verify.Jobs implements it.
+type jobCanceller interface {
+	Cancel(id string, why error) bool
 }
 
 // waitJob waits up to wait for a job to end, sending a progress notification each time its
@@ -349,8 +359,9 @@ func (t *mcpTools) waitJob(ctx context.Context, req *mcp.CallToolRequest, job st
 		}
 		if token != nil && st.Done != sent && req.Session != nil {
 			sent = st.Done
-			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(st.Done), Total: float64(st.Total),
-				Message: fmt.Sprintf("checked %d of %d citations", st.Done, st.Total)})
+			// A notification that cannot be sent is no reason to stop waiting.
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(st.Done), Total: float64(st.Total),
+				Message: fmt.Sprintf("batch %s, job %s: checked %d of %d citations", st.Batch, st.Job, st.Done, st.Total)})
 		}
 		if st.State == verify.JobDone || st.State == verify.JobFailed || !time.Now().Before(end) {
 			return st, nil
