@@ -23,7 +23,7 @@ import (
 
 // corpusPages serves the saved real pages of testdata/corpus/pages on 127.0.0.1: /NAME is
 // NAME.html, /down answers 503 (unreachable), anything else 404.
-func corpusPages(t *testing.T) string {
+func corpusPages(t testing.TB) string {
 	t.Helper()
 	const dir = "../../testdata/corpus/pages"
 	if _, err := os.Stat(dir); err != nil {
