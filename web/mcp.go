@@ -273,9 +273,6 @@ func (t *mcpTools) doCheckClaims(ctx context.Context, req *mcp.CallToolRequest, 
 	if err != nil {
 		return CheckAnswer{}, err
 	}
-	if t.s.cfg.Jobs == nil {
-		return CheckAnswer{}, errNoChecker
-	}
 	// The research goes through the API's own reader, as the body of POST /api/research.
 	var body []byte
 	switch {
@@ -305,6 +302,10 @@ func (t *mcpTools) doCheckClaims(ctx context.Context, req *mcp.CallToolRequest, 
 	paste, res, err := evidence.ReadRequest(body)
 	if err != nil {
 		return CheckAnswer{}, err
+	}
+	// Input is judged first, so that it gets the same answer on a server without checks.
+	if t.s.cfg.Jobs == nil {
+		return CheckAnswer{}, errNoChecker
 	}
 	if err := ctx.Err(); err != nil {
 		return CheckAnswer{}, err
