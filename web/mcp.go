@@ -82,7 +82,24 @@ func (s *server) mcpHTTP() http.HandlerFunc {
 		}
 		return &auth.TokenInfo{UserID: u.Name, Scopes: []string{u.Role}, Extra: map[string]any{"user": u}}, nil
 	}
-	return auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h).ServeHTTP
+	authed := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Stopping != nil {
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			stop := make(chan struct{})
+			defer close(stop)
+			go func() {
+				select {
+				case <-s.cfg.Stopping:
+					cancel()
+				case <-stop:
+				}
+			}()
+			r = r.WithContext(ctx)
+		}
+		authed.ServeHTTP(w, r)
+	}
 }
 
 // mcpServer builds the server of the five tools.

@@ -110,6 +110,10 @@ type Config struct {
 	// SetupToken, when not empty, is the one-time first-run token: while the ledger has no
 	// user, /setup?token=SetupToken creates the first operator. Only its hash is kept.
 	SetupToken string
+	// Stopping, when closed, ends the requests to /mcp (the MCP sessions' event streams and
+	// the tool calls waiting on a check), so that a graceful shutdown need not wait for
+	// streams that never go idle. `ledger serve` closes it from its server's shutdown hook.
+	Stopping <-chan struct{}
 }
 
 type server struct {

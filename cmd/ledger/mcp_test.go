@@ -290,3 +290,36 @@ func TestMCPStdioUsage(t *testing.T) {
 		t.Errorf("mcp without a ledger: %+v", r)
 	}
 }
+
+// authHeader adds a bearer token to every request.
+type authHeader struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (a authHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+a.token)
+	return a.next.RoundTrip(r)
+}
+
+// TestServeMCP reaches the tools at /mcp on `ledger serve`, and stops the server while the
+// client's session (and its event stream) is open: the server still ends with status 0 (the
+// stream is ended by the shutdown, which would otherwise wait for it and fail).
+func TestServeMCP(t *testing.T) {
+	data := t.TempDir()
+	au := strings.TrimSpace(ledgerCmd(t, data, "user", "add", "arno", "--role", "auditor").stdout)
+	base := startServe(t, "--data", data)
+	tr := &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: authHeader{au, http.DefaultTransport}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "ledger-test", Version: "1"}, nil).Connect(t.Context(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st web.AuditStatus
+	if res := callTool(t, cs, "audit_status", map[string]any{}, &st); res.IsError || !st.Audit.OK {
+		t.Fatalf("audit_status: %s", toolText(res))
+	}
+	if res := callTool(t, cs, "check_claims", map[string]any{"text": "Claim: x\nSource: http://127.0.0.1:1/\nQuote: y"}, nil); !res.IsError || !strings.Contains(toolText(res), "arno is an auditor") {
+		t.Fatalf("an auditor's check_claims: %s", toolText(res))
+	}
+}

@@ -73,14 +73,17 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Closed when the shutdown starts: MCP event streams never go idle by themselves.
+	stopping := make(chan struct{})
 	srv := &http.Server{
-		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken}),
+		Handler:           web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken, Stopping: stopping}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
+	srv.RegisterOnShutdown(func() { close(stopping) })
 	fmt.Fprintf(e.stderr, "ledger: serving on http://%s\n", ln.Addr())
 	if setupToken != "" {
 		fmt.Fprintf(e.stderr, "ledger: no user yet; open this link once to create the first operator (valid until used or until the server stops):\n  http://%s/setup?token=%s\n", linkHost(ln.Addr()), setupToken)
