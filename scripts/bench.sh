@@ -17,4 +17,5 @@ out="${1:-bench.out}"
   go test ./verify   -run '^$' -bench 'Check1000Citations' -benchtime 2x -benchmem
   go test ./verify   -run '^$' -bench 'ModelTier' -benchtime 10x
   go test ./web      -run '^$' -bench 'ClaimsFirstPage100k' -benchtime 20x
+  go test ./cmd/ledger -run '^$' -bench 'MCPCheck25' -benchtime 10x
 } 2>&1 | tee "$out"

@@ -191,6 +191,7 @@ type Jobs struct {
 type job struct {
 	status  JobStatus
 	changed chan struct{} // closed and replaced on every change
+	cancel  context.CancelCauseFunc
 }
 
 // NewJobs returns a job runner over store that checks with checker, workers citations at a
@@ -220,6 +221,9 @@ func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 	j.byBatch[batch] = jb
 	j.mu.Unlock()
 	ctx, cancel := context.WithCancelCause(j.ctx)
+	j.mu.Lock()
+	jb.cancel = cancel
+	j.mu.Unlock()
 	fail := func(err error) (string, error) {
 		cancel(nil)
 		j.update(jb, func(s *JobStatus) { s.State, s.Error = JobFailed, err.Error() })
@@ -307,6 +311,23 @@ func (j *Jobs) Wait(ctx context.Context, id string, wait time.Duration) (JobStat
 			return st, true
 		}
 	}
+}
+
+// Cancel stops a queued or running job for the reason why: checks in flight are dropped
+// unrecorded, what was recorded stays, and the job ends failed with why as its error.
+// Checking the batch again checks the rest. It reports whether there was such a job still
+// running.
+func (j *Jobs) Cancel(id string, why error) bool {
+	j.mu.Lock()
+	jb, ok := j.jobs[id]
+	if !ok || jb.cancel == nil || (jb.status.State != JobQueued && jb.status.State != JobRunning) {
+		j.mu.Unlock()
+		return false
+	}
+	cancel := jb.cancel
+	j.mu.Unlock()
+	cancel(why)
+	return true
 }
 
 // Close stops every running job (checks in flight are dropped unrecorded) and waits for

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,6 +129,44 @@ func TestInterruptedRunFinishesOnTheNextRun(t *testing.T) {
 		if n := perCitation[c.Citations[0].ID]; n != 1 {
 			t.Errorf("citation %s has %d checks, want 1", c.Citations[0].ID, n)
 		}
+	}
+	auditHolds(t, store)
+}
+
+// TestJobsCancel stops a job whose pages are held: it ends failed with the reason given,
+// nothing of it is recorded, the batch's lock is free, and checking the batch again checks
+// every citation.
+func TestJobsCancel(t *testing.T) {
+	site := verify.NewLoopbackSite(t)
+	store, _ := openStore(t)
+	b := batchOf(t, store, site, 3, "/hold")
+	jobs := verify.NewJobs(store, verify.NewChecker(verify.LoopbackFetchConfig()), 2)
+	defer jobs.Close()
+	before := headSeq(t, store)
+	id, err := jobs.Start(b.ID, "user:olga", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !jobs.Cancel(id, errors.New("the caller went away")) {
+		t.Fatal("Cancel found no running job")
+	}
+	st := waitJob(t, jobs, id)
+	if st.State != verify.JobFailed || !strings.Contains(st.Error, "the caller went away") {
+		t.Fatalf("cancelled job: %+v", st)
+	}
+	if jobs.Cancel(id, errors.New("again")) || jobs.Cancel("j_unknown", errors.New("x")) {
+		t.Error("Cancel of an ended or unknown job reported a job")
+	}
+	if got := headSeq(t, store); got != before {
+		t.Errorf("the cancelled job recorded %d events", got-before)
+	}
+	close(site.Release)
+	again, err := jobs.Start(b.ID, "user:olga", false)
+	if err != nil {
+		t.Fatalf("start after the cancel: %v", err)
+	}
+	if st := waitJob(t, jobs, again); st.State != verify.JobDone || st.Total != 4 {
+		t.Fatalf("the next job: %+v", st)
 	}
 	auditHolds(t, store)
 }

@@ -28,6 +28,7 @@
 //	GET  /api/proof/inclusion?seq=N&size=S RFC 6962 inclusion proof (size: default the latest checkpoint's)
 //	GET  /api/proof/consistency?from=A&to=B  RFC 6962 consistency proof (to: default the latest)
 //	GET  /checkpoint                       the latest signed checkpoint, cosigned; public, no token
+//	POST /mcp                              the MCP tools over Streamable HTTP (docs/agents.md)
 //
 // Without CheckJobs the check routes answer 503. Errors are answered as {"error":"..."} by
 // [Error], which maps the ledger's errors to HTTP statuses (invalid input 400, no valid token
@@ -128,6 +129,10 @@ type Config struct {
 	MetricsToken string
 	// Log, when not nil, gets one line per request (logRequests); nothing when nil.
 	Log *slog.Logger
+	// Stopping, when closed, ends the requests to /mcp (the MCP sessions' event streams and
+	// the tool calls waiting on a check), so that a graceful shutdown need not wait for
+	// streams that never go idle. `ledger serve` closes it from its server's shutdown hook.
+	Stopping <-chan struct{}
 }
 
 // hsts is the Strict-Transport-Security of a server on TLS: two years, as the HSTS preload
@@ -173,6 +178,7 @@ func (s *server) handler() http.Handler {
 	s.checkRoutes(mux)
 	s.proofRoutes(mux)
 	mux.Handle("POST /api/gate", s.auth(roleRead, s.handleGate))
+	mux.Handle("/mcp", s.auth(roleRead, s.mcpHTTP())) // the MCP tools over Streamable HTTP (mcp.go)
 	mux.Handle("/api/", s.auth(roleRead, func(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, notRouted(w, r, mux, "/api/", errNoRoute))
 	}))

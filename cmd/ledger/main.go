@@ -14,6 +14,7 @@
 //	ledger report --batch ID [--format md|html|json]                what may be handed on, and what may not
 //	ledger backup --out FILE [--with-key]                           a consistent copy, also while serving
 //	ledger restore FILE                                             a backup put in place in --data, then audited
+//	ledger mcp    [--token TOKEN]                                   the MCP tools over stdio, for an agent
 //
 // Every subcommand takes --data DIR (env LEDGER_DATA, default ./ledger-data), the directory
 // of the database and the signing key; audit, export, keys, checkpoint and proof need no
@@ -54,6 +55,7 @@ var commands = []command{
 	proofCommand,
 	backupCommand,
 	restoreCommand,
+	mcpCommand,
 }
 
 // env is what a subcommand may touch of the outside world.

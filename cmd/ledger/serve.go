@@ -104,6 +104,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Closed when the shutdown starts: MCP event streams never go idle by themselves.
+	stopping := make(chan struct{})
 	scheme := "http"
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	if tlsConfig != nil {
@@ -111,13 +113,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	srv := &http.Server{
 		Handler: web.New(web.Config{Ledger: s, Jobs: jobs, Checker: checker, CheckWorkers: workers, SetupToken: setupToken, TLS: tlsConfig != nil, Port: port,
-			Metrics: metrics, MetricsToken: metricsToken, Log: logger}),
+			Metrics: metrics, MetricsToken: metricsToken, Log: logger, Stopping: stopping}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      10 * time.Minute, // an audit of a large chain takes a while
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
+	srv.RegisterOnShutdown(func() { close(stopping) })
 	sayRenderer(e.stderr, renderer)
 	fmt.Fprintf(e.stderr, "ledger: serving on %s://%s\n", scheme, ln.Addr())
 	if setupToken != "" {
