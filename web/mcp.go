@@ -164,10 +164,17 @@ type CheckAnswer struct {
 
 // MCPClaim is a claim as the tools answer it.
 type MCPClaim struct {
-	ID        string            `json:"id"`
-	Text      string            `json:"text"`
-	Status    evidence.Status   `json:"status"`
-	Strength  evidence.Strength `json:"strength"`
+	ID       string            `json:"id"`
+	Text     string            `json:"text"`
+	Status   evidence.Status   `json:"status"`
+	Strength evidence.Strength `json:"strength"`
+	// Usable is true only when the claim may be handed on (evidence.HandOn); Withheld says
+	// why not, and Standing what people's decisions made of it (a claim a person found
+	// contradicted keeps the status found_at_source, since its words are on the page, but is
+	// never usable).
+	Usable    bool              `json:"usable"`
+	Withheld  evidence.Withheld `json:"withheld"`
+	Standing  evidence.Standing `json:"standing"`
 	Notes     []string          `json:"notes"`
 	OpenSeams []string          `json:"open_seams"`
 	Citations []MCPCitation     `json:"citations"`
@@ -408,7 +415,9 @@ func (t *mcpTools) answer(ctx context.Context, batch string, st *verify.JobStatu
 }
 
 func mcpClaim(c ledger.ClaimView) MCPClaim {
-	mc := MCPClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, Notes: nonNil(c.Notes), OpenSeams: nonNil(c.OpenSeams), Citations: []MCPCitation{}}
+	w := claimWithheld(c)
+	mc := MCPClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, Usable: w == evidence.HandOnOK, Withheld: w, Standing: c.Standing,
+		Notes: nonNil(c.Notes), OpenSeams: nonNil(c.OpenSeams), Citations: []MCPCitation{}}
 	for _, ct := range c.Citations {
 		risk := ""
 		if ct.Adjudication != nil {
