@@ -81,7 +81,10 @@ func TestServeFetchFlags(t *testing.T) {
 		State       string
 		Total, Done int
 	}
-	call(t, "GET", base+"/api/jobs/"+job.Job+"?wait=20", token, "", http.StatusOK, &state)
+	// Each answer waits up to 60 s; the loop waits for the job's end, however long it takes.
+	for state.State != "done" && state.State != "failed" {
+		call(t, "GET", base+"/api/jobs/"+job.Job+"?wait=60", token, "", http.StatusOK, &state)
+	}
 	if state.State != "done" || state.Done != 2 {
 		t.Fatalf("job %+v; want done with 2 citations", state)
 	}
