@@ -136,10 +136,7 @@ func Negation(omitted, passage, docLang string) string {
 		}
 		if other := homographs[word]; other != 0 {
 			if !guessed {
-				langs, guessed = tagLanguage(docLang), true
-				if langs == 0 {
-					langs = passageLanguages(passage)
-				}
+				langs, guessed = readingLanguages(docLang, passage), true
 			}
 			if langs&other != 0 && langs&neg == 0 {
 				continue
@@ -148,6 +145,15 @@ func Negation(omitted, passage, docLang string) string {
 		return word
 	}
 	return ""
+}
+
+// readingLanguages is the languages a passage is read in: the one the page declares
+// (docLang) and, when the passage's own function words tell, theirs too. A page whose
+// declaration does not fit its text (a template's lang="pt" over an English article) is
+// read in both, so a homograph is no negation only when neither says it is one: the
+// declaration may spare the check a guess, never overrule what the words show.
+func readingLanguages(docLang, passage string) lang {
+	return tagLanguage(docLang) | passageLanguages(passage)
 }
 
 // tagLanguages maps the primary subtag of a language tag to the lists' languages.

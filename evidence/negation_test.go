@@ -87,6 +87,8 @@ func TestNegationDeclaredLanguage(t *testing.T) {
 		{"a language the lists lack: the passage tells", " sin ", "The doctrine of original sin was central to the debate.", "ja", ""},
 		{"a language the lists lack, a short passage: every list", " sin ", "Revenue sin", "ja", "sin"},
 		{"a declared language does not hide a plain negation", " not ", "It is not", "fr", "not"},
+		{"a declaration that does not fit the passage does not overrule its words", " no ", "The board said no to the merger of the two banks on Friday.", "pt", "no"},
+		{"sin declared English, in a passage that reads Spanish", " sin ", "El gobierno aprobó la reforma sin el apoyo de la oposición.", "en", "sin"},
 	} {
 		t.Run(c.desc, func(t *testing.T) {
 			if got := Negation(c.omitted, c.passage, c.lang); got != c.want {
