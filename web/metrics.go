@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -195,20 +194,6 @@ func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// instrument times every request by the route pattern the mux gives it.
-func (m *Metrics) instrument(mux *http.ServeMux, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, route := mux.Handler(r)
-		if route == "" {
-			route = "unrouted"
-		}
-		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
-		start := time.Now()
-		next.ServeHTTP(sw, r)
-		m.requests.WithLabelValues(route, r.Method, strconv.Itoa(sw.code)).Observe(time.Since(start).Seconds())
-	})
-}
-
 // handleMetrics is GET /metrics: for a scraper only. With a metrics token configured, the
 // request must carry it as a bearer token; without one, only a direct request from a
 // loopback address is answered (not one a proxy forwarded: it carries Forwarded or
@@ -248,25 +233,3 @@ func (m *Metrics) handler(store statsLedger) http.Handler {
 	m.reg.MustRegister(newLedgerCollector(store))
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
-
-// statusWriter remembers the status code a handler wrote.
-type statusWriter struct {
-	http.ResponseWriter
-	code  int
-	wrote bool
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.code, w.wrote = code, true
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	w.wrote = true
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection's writer (flushes, deadlines).
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -127,7 +127,7 @@ type Config struct {
 	// MetricsToken, when not empty, is the bearer token GET /metrics asks for; without it
 	// /metrics answers direct loopback requests only.
 	MetricsToken string
-	// Log, when not nil, gets one line per request (logRequests); nothing when nil.
+	// Log, when not nil, gets one line per request (observeRequests); nothing when nil.
 	Log *slog.Logger
 	// Stopping, when closed, ends the requests to /mcp (the MCP sessions' event streams and
 	// the tool calls waiting on a check), so that a graceful shutdown need not wait for
@@ -191,9 +191,5 @@ func (s *server) handler() http.Handler {
 			mux.ServeHTTP(w, r)
 		})
 	}
-	h = s.cfg.Metrics.instrument(mux, h)
-	if s.cfg.Log != nil {
-		h = logRequests(s.cfg.Log, mux, h)
-	}
-	return h
+	return observeRequests(s.cfg.Metrics, s.cfg.Log, mux, h)
 }
