@@ -32,6 +32,19 @@ type ClaimView struct {
 	Citations []CitationView  `json:"citations"`
 }
 
+// Withheld is why the claim may not be handed on (evidence.HandOn over its status, standing,
+// open seams, its own and its citations', and its citations' statuses); evidence.HandOnOK
+// for a usable claim. The hand-off report, the claim page and the MCP tools read it.
+func (c ClaimView) Withheld() evidence.Withheld {
+	seams := len(c.OpenSeams)
+	statuses := make([]evidence.Status, 0, len(c.Citations))
+	for _, ct := range c.Citations {
+		seams += len(ct.OpenSeams)
+		statuses = append(statuses, ct.Status)
+	}
+	return evidence.HandOn(c.Status, c.Standing, seams, statuses)
+}
+
 // ClaimDecision is a person's resolution of a seam about a claim.
 type ClaimDecision struct {
 	Seam     string            `json:"seam"`

@@ -113,9 +113,7 @@ func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
 	}
 	for _, c := range claims {
 		rc := HandOffClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, Standing: c.Standing, Decisions: c.Decisions, OpenSeams: append([]string{}, c.OpenSeams...), Citations: []HandOffCitation{}}
-		var statuses []evidence.Status
 		for _, ct := range c.Citations {
-			statuses = append(statuses, ct.Status)
 			rc.OpenSeams = append(rc.OpenSeams, ct.OpenSeams...)
 			rct := HandOffCitation{ID: ct.ID, URL: ct.URL, Quote: ct.Quote, Status: ct.Status, Note: ct.Note, Excerpt: ct.Excerpt, Page: ct.ExcerptPage}
 			if d := ct.Document; d != nil {
@@ -126,7 +124,7 @@ func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
 			}
 			rc.Citations = append(rc.Citations, rct)
 		}
-		rc.Withheld = evidence.HandOn(c.Status, c.Standing, len(rc.OpenSeams), statuses)
+		rc.Withheld = c.Withheld()
 		if rc.Withheld == evidence.HandOnOK {
 			r.Usable = append(r.Usable, rc)
 			continue

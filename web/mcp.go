@@ -415,7 +415,7 @@ func (t *mcpTools) answer(ctx context.Context, batch string, st *verify.JobStatu
 }
 
 func mcpClaim(c ledger.ClaimView) MCPClaim {
-	w := claimWithheld(c)
+	w := c.Withheld()
 	mc := MCPClaim{ID: c.ID, Text: c.Text, Status: c.Status, Strength: c.Strength, Usable: w == evidence.HandOnOK, Withheld: w, Standing: c.Standing,
 		Notes: nonNil(c.Notes), OpenSeams: nonNil(c.OpenSeams), Citations: []MCPCitation{}}
 	for _, ct := range c.Citations {

@@ -363,19 +363,6 @@ type claimData struct {
 	Withheld evidence.Withheld
 }
 
-// claimWithheld is why a claim may not be handed on, by evidence.HandOn over its status,
-// standing, open seams (its own and its citations') and citation statuses; HandOnOK ("")
-// for a usable claim. The claim page and the MCP tools read it.
-func claimWithheld(c ledger.ClaimView) evidence.Withheld {
-	seams := len(c.OpenSeams)
-	statuses := make([]evidence.Status, 0, len(c.Citations))
-	for _, ct := range c.Citations {
-		seams += len(ct.OpenSeams)
-		statuses = append(statuses, ct.Status)
-	}
-	return evidence.HandOn(c.Status, c.Standing, seams, statuses)
-}
-
 func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 	c, err := s.cfg.Ledger.Claim(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -387,7 +374,7 @@ func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 	for _, ct := range c.Citations {
 		ids = append(ids, ct.OpenSeams...)
 	}
-	d.Withheld = claimWithheld(c)
+	d.Withheld = c.Withheld()
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if seen[id] {
