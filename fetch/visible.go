@@ -1,9 +1,12 @@
 package fetch
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"mime"
+	"net/textproto"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -208,17 +211,16 @@ func documentLang(attrs []html.Attribute) string {
 }
 
 // contentLanguage returns the first language tag of the Content-Language field in a
-// response head, or "".
+// response head (its status line, then the fields, as Result.ResponseHead holds them), read
+// with net/textproto; "" when there is none.
 func contentLanguage(head []byte) string {
-	for _, line := range strings.Split(string(head), "\r\n") {
-		name, val, ok := strings.Cut(line, ":")
-		if !ok || !strings.EqualFold(strings.TrimSpace(name), "Content-Language") {
-			continue
-		}
-		first, _, _ := strings.Cut(val, ",")
-		return strings.TrimSpace(first)
+	r := textproto.NewReader(bufio.NewReader(bytes.NewReader(head)))
+	if _, err := r.ReadLine(); err != nil {
+		return ""
 	}
-	return ""
+	h, _ := r.ReadMIMEHeader() // a head cut short still gives the fields before the cut
+	first, _, _ := strings.Cut(h.Get("Content-Language"), ",")
+	return strings.TrimSpace(first)
 }
 
 // foldSpace collapses each run of HTML whitespace (space, tab, CR, LF, FF) to one space and
