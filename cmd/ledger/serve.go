@@ -87,7 +87,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if renderer != nil {
 		defer renderer.Close() // after the jobs (defers run last in, first out)
 	}
-	checker := verify.NewChecker(cfg).WithModels(models).WithRenderer(renderer)
+	checker := verify.NewChecker(cfg).WithModels(models).WithRenderer(renderer).WithPDFFailures(metrics.ObservePDFFailure)
 	jobs := verify.NewJobs(metrics.CheckStore(s, logger), checker, workers)
 	defer jobs.Close()
 	// First run: with no user yet, a one-time link creates the first operator.
