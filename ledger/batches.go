@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"evidenceledger/evidence"
@@ -167,6 +168,71 @@ func loadBatches(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("count batches: %w", err)
 		}
+	}
+	return out, nil
+}
+
+// The kinds of [CitationTally]: what a check made of a citation, as a batch's page counts it.
+const (
+	TallyFound        = "found"         // found_at_source
+	TallyNotFound     = "not_found"     // not_found
+	TallyUnreachable  = "unreachable"   // unreachable
+	TallyNotCheckable = "not_checkable" // reported, never checked, with the note evidence.CitationNote gave it at import
+	TallyWaiting      = "waiting"       // reported after a check, or with an open seam: waiting for a person
+	TallyUnchecked    = "unchecked"     // reported, checkable, never checked
+)
+
+// CitationTally counts the citations of a batch of one kind and, for TallyNotFound and
+// TallyUnreachable, one note (empty for the other kinds).
+type CitationTally struct {
+	Kind string
+	Note string
+	N    int
+}
+
+// BatchTallies counts the citations of batch by kind and note, by one SQL aggregate over the
+// batch's claims and their citations (the indexes of UNIQUE (batch, position) and UNIQUE
+// (claim, position)): it reads no citation into memory, so its cost grows with the rows it
+// answers (one per kind, and one per distinct note of the citations not found or
+// unreachable), not with the batch. It fails, wrapping [ErrNotFound], when there is no
+// batch with that id.
+func (s *Store) BatchTallies(ctx context.Context, batch string) ([]CitationTally, error) {
+	tx, err := s.readTx(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("count the citations of batch %s: %w", batch, err)
+	}
+	defer tx.Rollback()
+	var one int
+	if err := tx.QueryRowContext(ctx, "SELECT 1 FROM batches WHERE id = ?", batch).Scan(&one); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("batch %q does not exist; check the id: %w", batch, ErrNotFound)
+		}
+		return nil, fmt.Errorf("count the citations of batch %s: %w", batch, err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT kind, note, count(*) FROM (
+		SELECT CASE
+			WHEN ct.status = 'found_at_source' THEN 'found'
+			WHEN ct.status IN ('not_found', 'unreachable') THEN ct.status
+			WHEN ct.last_check IS NULL AND ct.note != '' THEN 'not_checkable'
+			WHEN ct.last_check IS NOT NULL OR EXISTS (SELECT 1 FROM seam_citations sc JOIN seams s ON s.id = sc.seam AND s.state = 'open' WHERE sc.citation = ct.id) THEN 'waiting'
+			ELSE 'unchecked' END AS kind,
+			CASE WHEN ct.status IN ('not_found', 'unreachable') THEN ct.note ELSE '' END AS note
+		FROM claims c JOIN citations ct ON ct.claim = c.id WHERE c.batch = ?
+	) GROUP BY kind, note ORDER BY kind, note`, batch)
+	if err != nil {
+		return nil, fmt.Errorf("count the citations of batch %s: %w", batch, err)
+	}
+	defer rows.Close()
+	var out []CitationTally
+	for rows.Next() {
+		var t CitationTally
+		if err := rows.Scan(&t.Kind, &t.Note, &t.N); err != nil {
+			return nil, fmt.Errorf("count the citations of batch %s: %w", batch, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count the citations of batch %s: %w", batch, err)
 	}
 	return out, nil
 }

@@ -62,6 +62,29 @@ func (c *Checker) WithRenderer(r *Renderer) *Checker {
 	return &cc
 }
 
+// WithPDFFailures returns a copy of c whose quote verifiers (the escalation's too) call
+// failed with their name ([NameDOM], [NameTokens], [NameThird]) each time their PDF engine
+// cannot read a PDF they fetched: an extraction error other than fetch.ErrTruncated. Such
+// a check still comes out as it did (unreachable when no verifier read the text); the hook
+// only counts. failed is called from the check's goroutines, at once, and must not block.
+// The copy shares c's verifiers' fetchers; use one or the other.
+func (c *Checker) WithPDFFailures(failed func(verifier string)) *Checker {
+	with := func(v Verifier) Verifier {
+		qv, ok := v.(*QuoteVerifier)
+		if !ok {
+			return v
+		}
+		cp := *qv
+		cp.pdfFailed = failed
+		return &cp
+	}
+	cc := *c
+	cc.first, cc.second = with(c.first), with(c.second)
+	third := c.third
+	cc.third = func() Verifier { return with(third()) }
+	return &cc
+}
+
 // Renderer returns the rendering verifier of c; nil when there is none.
 func (c *Checker) Renderer() *Renderer { return c.render }
 

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -180,13 +181,18 @@ type Jobs struct {
 	checker *Checker
 	workers int
 	ctx     context.Context
-	stop    context.CancelFunc
+	stop    context.CancelCauseFunc
 	wg      sync.WaitGroup
 
-	mu      sync.Mutex
-	jobs    map[string]*job
-	byBatch map[string]*job
+	mu       sync.Mutex
+	jobs     map[string]*job
+	byBatch  map[string]*job
+	stopping bool // set by Shutdown and Close: Start takes no new job
 }
+
+// ErrStopping is the error of [Jobs.Start] once [Jobs.Shutdown] or [Jobs.Close] began: the
+// process is stopping and takes no new check. A server answers it 503.
+var ErrStopping = errors.New("the server is shutting down and starts no new check; what was checked stays recorded: start the check again once the server is back")
 
 type job struct {
 	status  JobStatus
@@ -197,7 +203,7 @@ type job struct {
 // NewJobs returns a job runner over store that checks with checker, workers citations at a
 // time per job (DefaultWorkers when workers < 1). Close stops it.
 func NewJobs(store CheckStore, checker *Checker, workers int) *Jobs {
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancelCause(context.Background())
 	return &Jobs{store: store, checker: checker, workers: workers, ctx: ctx, stop: stop,
 		jobs: map[string]*job{}, byBatch: map[string]*job{}}
 }
@@ -209,8 +215,15 @@ func NewJobs(store CheckStore, checker *Checker, workers int) *Jobs {
 // another server) makes Start fail with the locker's error, which wraps ledger.ErrConflict
 // and names the running job. The error wraps ErrNoBatch when the batch does not exist, or is
 // the store's error.
+//
+// Once [Jobs.Shutdown] or [Jobs.Close] began, Start fails with [ErrStopping], even for a
+// batch whose job runs.
 func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 	j.mu.Lock()
+	if j.stopping {
+		j.mu.Unlock()
+		return "", fmt.Errorf("start checking batch %s: %w", batch, ErrStopping)
+	}
 	if cur := j.byBatch[batch]; cur != nil && (cur.status.State == JobQueued || cur.status.State == JobRunning) {
 		j.mu.Unlock()
 		return cur.status.Job, nil
@@ -219,12 +232,14 @@ func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 	jb := &job{status: JobStatus{Job: NewID("j_"), Batch: batch, State: JobQueued}, changed: make(chan struct{})}
 	j.jobs[jb.status.Job] = jb
 	j.byBatch[batch] = jb
+	j.wg.Add(1) // under mu, so that Shutdown, which sets stopping under mu, waits for it
 	j.mu.Unlock()
 	ctx, cancel := context.WithCancelCause(j.ctx)
 	j.mu.Lock()
 	jb.cancel = cancel
 	j.mu.Unlock()
 	fail := func(err error) (string, error) {
+		defer j.wg.Done()
 		cancel(nil)
 		j.update(jb, func(s *JobStatus) { s.State, s.Error = JobFailed, err.Error() })
 		j.mu.Lock()
@@ -248,7 +263,8 @@ func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 		return fail(fmt.Errorf("start checking batch %s: %w", batch, err))
 	}
 	j.update(jb, func(s *JobStatus) { s.Total = len(targets) })
-	j.wg.Go(func() {
+	go func() {
+		defer j.wg.Done()
 		defer cancel(nil)
 		j.update(jb, func(s *JobStatus) { s.State = JobRunning })
 		_, err := runTargets(ctx, j.store, j.checker, actor, targets, j.workers, func(done, _ int) {
@@ -263,7 +279,7 @@ func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 			}
 			s.State = JobDone
 		})
-	})
+	}()
 	return jb.status.Job, nil
 }
 
@@ -330,9 +346,45 @@ func (j *Jobs) Cancel(id string, why error) bool {
 	return true
 }
 
-// Close stops every running job (checks in flight are dropped unrecorded) and waits for
-// them to end.
+// Shutdown stops taking jobs ([Jobs.Start] fails with [ErrStopping] from now on) and waits
+// for the queued and running ones to end by themselves, until ctx ends; then it stops
+// those left as [Jobs.Close] does (checks in flight are dropped unrecorded and their batch's
+// check lock is released at once, so the next check of the batch, in this process or
+// another, checks what is left). It returns how many jobs it had to stop: 0 when every job
+// finished in time.
+func (j *Jobs) Shutdown(ctx context.Context) int {
+	j.mu.Lock()
+	j.stopping = true
+	j.mu.Unlock()
+	ended := make(chan struct{})
+	go func() {
+		j.wg.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+		return 0
+	case <-ctx.Done():
+	}
+	j.mu.Lock()
+	n := 0
+	for _, jb := range j.jobs {
+		if jb.status.State == JobQueued || jb.status.State == JobRunning {
+			n++
+		}
+	}
+	j.mu.Unlock()
+	j.stop(ErrStopping)
+	<-ended
+	return n
+}
+
+// Close stops taking jobs and stops every running job (checks in flight are dropped
+// unrecorded), and waits for them to end.
 func (j *Jobs) Close() {
-	j.stop()
+	j.mu.Lock()
+	j.stopping = true
+	j.mu.Unlock()
+	j.stop(ErrStopping)
 	j.wg.Wait()
 }

@@ -53,6 +53,9 @@ type QuoteVerifier struct {
 	// render is the rendering verifier that confirms a quote found on a web page; nil
 	// when there is none (then visibility rests on the style rules alone).
 	render *Renderer
+	// pdfFailed, when not nil, is told the verifier's name each time its PDF engine cannot
+	// read a fetched PDF (see Checker.WithPDFFailures).
+	pdfFailed func(verifier string)
 }
 
 // The names of the default verifiers, as recorded in each verdict.
@@ -131,6 +134,9 @@ func (v *QuoteVerifier) Capture(ctx context.Context, url string) *Capture {
 	}
 	text, err := c.Page.Extract(v.extract)
 	c.ExtractErr = err
+	if err != nil && !errors.Is(err, fetch.ErrTruncated) && v.pdfFailed != nil && fetch.IsPDF(c.Page.ContentType, c.Page.Body) {
+		v.pdfFailed(v.name)
+	}
 	if err == nil || errors.Is(err, fetch.ErrTruncated) {
 		c.setText(text)
 	}

@@ -36,7 +36,11 @@ func init() {
 		struct {
 			err    error
 			status int
-		}{errNoChecker, http.StatusServiceUnavailable})
+		}{errNoChecker, http.StatusServiceUnavailable},
+		struct {
+			err    error
+			status int
+		}{verify.ErrStopping, http.StatusServiceUnavailable})
 }
 
 // checkRoutes registers the routes of check jobs (docs/verification.md):

@@ -27,6 +27,7 @@ type Metrics struct {
 	requests     *prometheus.HistogramVec
 	checks       *prometheus.CounterVec
 	fetches      *prometheus.CounterVec
+	pdfFailures  *prometheus.CounterVec
 	modelCalls   *prometheus.CounterVec
 	modelTokens  *prometheus.CounterVec
 	audits       *prometheus.CounterVec
@@ -47,6 +48,9 @@ func NewMetrics() *Metrics {
 		fetches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "ledger_fetches_total", Help: "Page fetches by this process's verifiers, by outcome: ok, or why not (robots.txt, blocked address, login wall, HTTP status, timeout, ...).",
 		}, []string{"outcome"}),
+		pdfFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "ledger_pdf_engine_failures_total", Help: "PDFs fetched by this process's verifiers that their PDF engine could not read, by verifier (dom and third: PDFium; tokens: the Go PDF reader).",
+		}, []string{"verifier"}),
 		modelCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "ledger_model_calls_total", Help: "Model calls of recorded checks, by tier and outcome (ok, or what went wrong).",
 		}, []string{"tier", "outcome"}),
@@ -61,7 +65,7 @@ func NewMetrics() *Metrics {
 			Buckets: prometheus.ExponentialBuckets(0.01, 4, 10),
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.checks, m.fetches, m.modelCalls, m.modelTokens, m.audits, m.auditSeconds,
+	m.reg.MustRegister(m.requests, m.checks, m.fetches, m.pdfFailures, m.modelCalls, m.modelTokens, m.audits, m.auditSeconds,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -73,6 +77,12 @@ func (m *Metrics) ObserveFetch(outcome string) {
 		outcome = "ok"
 	}
 	m.fetches.WithLabelValues(outcome).Inc()
+}
+
+// ObservePDFFailure counts one PDF that verifier's PDF engine could not read. It is the
+// verify.Checker WithPDFFailures hook of the server's checker.
+func (m *Metrics) ObservePDFFailure(verifier string) {
+	m.pdfFailures.WithLabelValues(verifier).Inc()
 }
 
 // CheckStore wraps the store the check jobs record into, counting each check recorded by the

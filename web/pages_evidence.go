@@ -282,13 +282,14 @@ func (s *server) batchData(r *http.Request, id, job string) (batchData, error) {
 	if err != nil {
 		return batchData{}, err
 	}
-	// The check summary counts every citation of the batch, not only this page's.
-	full, err := s.cfg.Ledger.Batch(r.Context(), b.ID)
+	// The check summary counts every citation of the batch, not only this page's, by an
+	// aggregate: the page costs what it shows, not what the batch holds.
+	tallies, err := s.cfg.Ledger.BatchTallies(r.Context(), b.ID)
 	if err != nil {
 		return batchData{}, err
 	}
 	path := "/batches/" + url.PathEscape(b.ID)
-	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil, Summary: summarize(full), Pager: pagerOf(r, path, cur)}
+	d := batchData{Batch: b, CanCheck: s.cfg.Jobs != nil, Summary: summarize(tallies), Pager: pagerOf(r, path, cur)}
 	q := url.Values{}
 	for _, k := range []string{"limit", "after", "before"} {
 		if v := r.URL.Query().Get(k); v != "" {

@@ -87,32 +87,28 @@ func noteReason(note string) string {
 	return r
 }
 
-// summarize counts the citations of a batch by what their checks found.
-func summarize(b ledger.Batch) checkSummary {
+// summarize counts the citations of a batch by what their checks found, from the batch's
+// tallies (ledger.Store.BatchTallies).
+func summarize(tallies []ledger.CitationTally) checkSummary {
 	var s checkSummary
 	count := map[[2]string]int{}
-	for _, c := range b.Claims {
-		for _, ct := range c.Citations {
-			s.Total++
-			switch ct.Status {
-			case evidence.StatusFound:
-				s.Found++
-			case evidence.StatusNotFound:
-				s.NotFound++
-				count[[2]string{string(ct.Status), noteReason(ct.Note)}]++
-			case evidence.StatusUnreachable:
-				s.Unreachable++
-				count[[2]string{string(ct.Status), noteReason(ct.Note)}]++
-			default:
-				switch {
-				case !(evidence.Citation{URL: ct.URL, Quote: ct.Quote}).Checkable():
-					s.NotCheckable++
-				case len(ct.OpenSeams) > 0 || ct.Document != nil || len(ct.Verdicts) > 0:
-					s.Waiting++
-				default:
-					s.Unchecked++
-				}
-			}
+	for _, t := range tallies {
+		s.Total += t.N
+		switch t.Kind {
+		case ledger.TallyFound:
+			s.Found += t.N
+		case ledger.TallyNotFound:
+			s.NotFound += t.N
+			count[[2]string{string(evidence.StatusNotFound), noteReason(t.Note)}] += t.N
+		case ledger.TallyUnreachable:
+			s.Unreachable += t.N
+			count[[2]string{string(evidence.StatusUnreachable), noteReason(t.Note)}] += t.N
+		case ledger.TallyNotCheckable:
+			s.NotCheckable += t.N
+		case ledger.TallyWaiting:
+			s.Waiting += t.N
+		default:
+			s.Unchecked += t.N
 		}
 	}
 	for k, n := range count {

@@ -48,25 +48,22 @@ func TestSplitNote(t *testing.T) {
 }
 
 // TestSummarize: a batch where most citations could not be checked says so, with counts by
-// reason, the URLs and hints taken out so that one cause counts once.
+// reason, the URLs and hints taken out so that one cause counts once. (The tallies' kinds
+// come from ledger.Store.BatchTallies, tested in the batch page tests.)
 func TestSummarize(t *testing.T) {
-	ct := func(status evidence.Status, url, quote, note string, seams ...string) ledger.CitationView {
-		return ledger.CitationView{Status: status, URL: url, Quote: quote, Note: note, OpenSeams: append([]string{}, seams...)}
+	tl := func(kind, note string, n int) ledger.CitationTally {
+		return ledger.CitationTally{Kind: kind, Note: note, N: n}
 	}
-	q := "the registry counted 4,812 companies"
-	var cits []ledger.CitationView
-	cits = append(cits, ct(evidence.StatusFound, "https://a.example/", q, "found on the page: “…”"))
-	for i := 0; i < 18; i++ {
-		cits = append(cits, ct(evidence.StatusUnreachable, "https://down.example/"+string(rune('a'+i)), q, "the page cannot be read: the server answered 503 Service Unavailable"))
+	cits := []ledger.CitationTally{
+		tl(ledger.TallyFound, "", 1),
+		tl(ledger.TallyUnreachable, "the page cannot be read: the server answered 503 Service Unavailable", 18),
+		tl(ledger.TallyNotFound, "the quote is not on the page at https://b.example/ (closest passage, 50% of its words, not a match: “x”)", 1),
+		tl(ledger.TallyNotFound, "the quote is not on the page at https://c.example/", 1),
+		tl(ledger.TallyWaiting, "", 1),
+		tl(ledger.TallyNotCheckable, "", 1),
+		tl(ledger.TallyUnchecked, "", 1),
 	}
-	cits = append(cits,
-		ct(evidence.StatusNotFound, "https://b.example/", q, "the quote is not on the page at https://b.example/ (closest passage, 50% of its words, not a match: “x”)"),
-		ct(evidence.StatusNotFound, "https://c.example/", q, "the quote is not on the page at https://c.example/"),
-		ct(evidence.StatusReported, "https://d.example/", q, "the verifiers disagree", "s_1"),
-		ct(evidence.StatusReported, "", q, evidence.NoteNoSource),
-		ct(evidence.StatusReported, "https://e.example/", q, ""),
-	)
-	s := summarize(ledger.Batch{Claims: []ledger.ClaimView{{Citations: cits}}})
+	s := summarize(cits)
 	if s.Total != 24 || s.Found != 1 || s.Unreachable != 18 || s.NotFound != 2 || s.Waiting != 1 || s.NotCheckable != 1 || s.Unchecked != 1 || s.Checkable() != 23 || s.Checked() != 22 {
 		t.Fatalf("counts %+v", s)
 	}
@@ -80,15 +77,14 @@ func TestSummarize(t *testing.T) {
 	if len(s.Reasons) != len(want) || s.Reasons[0] != want[0] || s.Reasons[1] != want[1] {
 		t.Fatalf("reasons %+v, want %+v", s.Reasons, want)
 	}
-	if s := summarize(ledger.Batch{Claims: []ledger.ClaimView{{Citations: cits[:1]}}}); s.Mostly || s.Found != s.Checkable() {
+	if s := summarize(cits[:1]); s.Mostly || s.Found != s.Checkable() {
 		t.Fatalf("all found: %+v", s)
 	}
-	if s := summarize(ledger.Batch{}); s.Mostly || s.Checked() != 0 {
+	if s := summarize(nil); s.Mostly || s.Checked() != 0 {
 		t.Fatalf("an empty batch: %+v", s)
 	}
 	// The origin a robots.txt reason names is kept as its host: the reason reads whole.
-	robots := summarize(ledger.Batch{Claims: []ledger.ClaimView{{Citations: []ledger.CitationView{
-		ct(evidence.StatusUnreachable, "https://blog.example:8443/drafts/a", q, `robots.txt of https://blog.example:8443 closes /drafts/a to "EvidenceLedger"`)}}}})
+	robots := summarize([]ledger.CitationTally{tl(ledger.TallyUnreachable, `robots.txt of https://blog.example:8443 closes /drafts/a to "EvidenceLedger"`, 1)})
 	if len(robots.Reasons) != 1 || robots.Reasons[0].Reason != `robots.txt of blog.example:8443 closes /drafts/a to "EvidenceLedger"` {
 		t.Fatalf("robots reason %+v", robots.Reasons)
 	}

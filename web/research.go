@@ -22,6 +22,7 @@ type intakeLedger interface {
 	BatchesPage(ctx context.Context, f ledger.BatchFilter, p ledger.Page) (ledger.BatchPage, error)
 	Batch(ctx context.Context, id string) (ledger.Batch, error)
 	BatchSummary(ctx context.Context, id string) (ledger.Batch, error)
+	BatchTallies(ctx context.Context, batch string) ([]ledger.CitationTally, error)
 	SeamsPage(ctx context.Context, state evidence.SeamState, p ledger.Page) (ledger.SeamPage, error)
 	Seam(ctx context.Context, id string) (ledger.SeamView, error)
 	OpenSeam(ctx context.Context, actor string, req ledger.SeamRequest) (ledger.SeamView, error)

@@ -119,7 +119,8 @@ func TestFreshClone(t *testing.T) {
 	// go run reports its own interruption in its exit status, so the server's clean stop
 	// is read from its last words: nothing after "shutting down".
 	_ = serve.Wait()
-	if !strings.HasSuffix(log.String(), "ledger: shutting down\n") {
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	if !strings.HasSuffix(log.String(), "\n") || !strings.HasPrefix(lines[len(lines)-1], "ledger: shutting down") {
 		t.Fatalf("the server did not stop cleanly on an interrupt:\n%s", log.String())
 	}
 	if !strings.Contains(log.String(), "setup?token=") {

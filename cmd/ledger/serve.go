@@ -37,6 +37,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	tlsKey := fs.String("tls-key", "", "the private key `file` (PEM) of --tls-cert")
 	logFormat := fs.String("log-format", "text", "the log's `format`: text or json (log/slog; one line per request and per check, on stderr)")
 	metricsTokenFile := fs.String("metrics-token-file", "", "a `file` holding the bearer token GET /metrics asks for; without it /metrics answers loopback only")
+	shutdownGrace := fs.Duration("shutdown-grace", 30*time.Second, "on SIGTERM or SIGINT, how long running checks may take to finish before they are stopped (their checks in flight dropped unrecorded, their batch's lock released); the server exits at most this plus 5s after the signal")
 	tlsACME := fs.String("tls-acme", "", "serve https with a certificate for `domain` from an ACME CA (Let's Encrypt), kept in DATA/acme; --addr must be reachable on port 443 from the CA")
 	buildModels := addModelFlags(fs, e)
 	buildRenderer := addRenderFlags(fs, e)
@@ -86,7 +87,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if renderer != nil {
 		defer renderer.Close() // after the jobs (defers run last in, first out)
 	}
-	checker := verify.NewChecker(cfg).WithModels(models).WithRenderer(renderer)
+	checker := verify.NewChecker(cfg).WithModels(models).WithRenderer(renderer).WithPDFFailures(metrics.ObservePDFFailure)
 	jobs := verify.NewJobs(metrics.CheckStore(s, logger), checker, workers)
 	defer jobs.Close()
 	// First run: with no user yet, a one-time link creates the first operator.
@@ -161,10 +162,20 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	said.Lock()
 	stopped = true
 	said.Unlock()
-	fmt.Fprintln(e.stderr, "ledger: shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	// New checks are refused (503) from now on; the pages and polls keep answering while the
+	// running checks finish, within the grace.
+	fmt.Fprintf(e.stderr, "ledger: shutting down: no new checks; running checks have %s to finish\n", *shutdownGrace)
+	graceCtx, cancelGrace := context.WithTimeout(context.Background(), *shutdownGrace)
+	if n := jobs.Shutdown(graceCtx); n > 0 {
+		fmt.Fprintf(e.stderr, "ledger: stopped %d check job(s) that had not finished; what they recorded stays, and checking their batches again checks the rest\n", n)
+	}
+	cancelGrace()
+	shutCtx, cancel := context.WithTimeout(context.Background(), httpDrain)
 	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil {
+	if err := srv.Shutdown(shutCtx); errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(e.stderr, "ledger: requests still open after %s were cut\n", httpDrain)
+		srv.Close()
+	} else if err != nil {
 		return err
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
@@ -172,6 +183,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	return nil
 }
+
+// httpDrain bounds how long, after the check jobs ended, open requests have to complete
+// before the server closes their connections.
+const httpDrain = 5 * time.Second
 
 // newLogger is the server's log on w in format (text or json).
 func newLogger(w io.Writer, format string) (*slog.Logger, error) {
