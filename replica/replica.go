@@ -55,7 +55,13 @@ type Config struct {
 	Getenv func(string) string
 	// Interval is how often the replica is brought up to date (DefaultInterval when 0).
 	Interval time.Duration
+	// Retention is how far back a restore at a time can go (DefaultRetention when 0): the
+	// replica keeps a snapshot a day and what followed, and deletes what is older.
+	Retention time.Duration
 }
+
+// DefaultRetention is how long a replica keeps the history a restore at a time reads.
+const DefaultRetention = 7 * 24 * time.Hour
 
 // client makes the Litestream client of c.URL.
 func (c Config) client() (litestream.ReplicaClient, error) {
@@ -216,6 +222,11 @@ func Start(ctx context.Context, dir string, c Config, log *slog.Logger) (*Replic
 		{Level: 2, Interval: 5 * time.Minute},
 		{Level: 3, Interval: time.Hour},
 	})
+	st.SnapshotInterval = 24 * time.Hour
+	st.SnapshotRetention = c.Retention
+	if st.SnapshotRetention <= 0 {
+		st.SnapshotRetention = DefaultRetention
+	}
 	if err := st.Open(ctx); err != nil {
 		return nil, fmt.Errorf("replicate to %s: %w", Redact(c.URL), err)
 	}

@@ -23,10 +23,11 @@ func addReplicaFlags(fs *flag.FlagSet, e *env, url *string) func() replica.Confi
 func addReplicateFlags(fs *flag.FlagSet, e *env) func() replica.Config {
 	url := fs.String("replicate", "", "stream the ledger continuously to a replica: a folder, sftp://user@host:port/path or s3://bucket/path (Litestream; docs/operations.md)")
 	interval := fs.Duration("replicate-interval", replica.DefaultInterval, "how often the replica is brought up to date; an acknowledged write is in the replica about two `interval`s later")
+	retention := fs.Duration("replicate-retention", replica.DefaultRetention, "how far back a restore at a time (restore --from URL --timestamp T) can go: the replica keeps a snapshot a day and what followed for this `duration`")
 	cfg := addReplicaFlags(fs, e, url)
 	return func() replica.Config {
 		c := cfg()
-		c.Interval = *interval
+		c.Interval, c.Retention = *interval, *retention
 		return c
 	}
 }
