@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func BenchmarkRecordCheck(b *testing.B) {
 		}
 		b.Cleanup(func() { s.Close() })
 		if i == 0 {
-			rep, err := Start(ctx, dir, Config{URL: filepath.Join(b.TempDir(), "replica")}, nil)
+			rep, err := Start(ctx, dir, Config{URL: filepath.Join(b.TempDir(), "replica")}, slog.New(slog.DiscardHandler))
 			if err != nil {
 				b.Fatal(err)
 			}

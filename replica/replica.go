@@ -190,7 +190,8 @@ type Replicator struct {
 
 // Start streams the ledger database of the data directory dir to the replica of c, in the
 // background, until [Replicator.Close]. The ledger must exist (ledger.Open made it). A
-// replica that cannot be reached is retried, logged on log; the ledger keeps working.
+// replica that cannot be reached is retried, logged on log (slog's default logger when
+// nil); the ledger keeps working.
 //
 // Litestream takes over checkpointing of the WAL while it runs: it holds a read transaction
 // so that no checkpoint passes what it has copied, and checkpoints itself once it has.
@@ -210,9 +211,6 @@ func Start(ctx context.Context, dir string, c Config, log *slog.Logger) (*Replic
 	}
 	db := litestream.NewDB(path)
 	db.MonitorInterval = interval
-	if log != nil {
-		db.Logger = log.With("replica", Redact(c.URL))
-	}
 	r := litestream.NewReplicaWithClient(db, cl)
 	r.SyncInterval = interval
 	db.Replica = r
@@ -222,6 +220,10 @@ func Start(ctx context.Context, dir string, c Config, log *slog.Logger) (*Replic
 		{Level: 2, Interval: 5 * time.Minute},
 		{Level: 3, Interval: time.Hour},
 	})
+	if log != nil {
+		st.Logger = log.With("replica", Redact(c.URL))
+		db.SetLogger(st.Logger)
+	}
 	st.SnapshotInterval = 24 * time.Hour
 	st.SnapshotRetention = c.Retention
 	if st.SnapshotRetention <= 0 {
