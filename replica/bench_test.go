@@ -1,12 +1,16 @@
 package replica
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +47,58 @@ func foundCheck(claim, citation, url string) (evidence.Checked, []byte) {
 //
 //	go test ./replica -run '^$' -bench RecordCheck -benchtime 2000x
 func BenchmarkRecordCheck(b *testing.B) {
+	benchRecordCheck(b, func(dir string) {
+		rep, err := Start(context.Background(), dir, Config{URL: filepath.Join(b.TempDir(), "replica")}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { rep.Close(context.Background()) })
+	})
+}
+
+// BenchmarkRecordCheckBeside is BenchmarkRecordCheck with Litestream run beside the
+// ledger, as its own `litestream replicate` process (the binary named by
+// LEDGER_BENCH_LITESTREAM, v0.5.18, same interval, a folder replica), to compare with
+// embedding it. scripts/replicate-beside.sh builds the binary and runs it.
+func BenchmarkRecordCheckBeside(b *testing.B) {
+	bin := os.Getenv("LEDGER_BENCH_LITESTREAM")
+	if bin == "" {
+		b.Fatal("set LEDGER_BENCH_LITESTREAM to a litestream v0.5.18 binary (scripts/replicate-beside.sh does)")
+	}
+	benchRecordCheck(b, func(dir string) {
+		cfg := filepath.Join(b.TempDir(), "litestream.yml")
+		conf := fmt.Sprintf("dbs:\n  - path: %s\n    monitor-interval: 1s\n    replica:\n      url: file://%s\n      sync-interval: 1s\n",
+			filepath.Join(dir, dbFileName), filepath.Join(b.TempDir(), "replica"))
+		if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		cmd := exec.Command(bin, "replicate", "-config", cfg)
+		out, err := cmd.StderrPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmd.Stdout = cmd.Stderr
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "replicating to") {
+				go func() {
+					for sc.Scan() {
+					}
+				}()
+				return
+			}
+		}
+		b.Fatal("litestream ended before it started replicating")
+	})
+}
+
+// benchRecordCheck times RecordCheck on two ledgers, alternately: one that replicate started
+// replicating (given its data directory), and one not.
+func benchRecordCheck(b *testing.B, replicate func(dir string)) {
 	ctx := context.Background()
 	var stores [2]*ledger.Store
 	var views [2][]ledger.ClaimView
@@ -54,11 +110,7 @@ func BenchmarkRecordCheck(b *testing.B) {
 		}
 		b.Cleanup(func() { s.Close() })
 		if i == 0 {
-			rep, err := Start(ctx, dir, Config{URL: filepath.Join(b.TempDir(), "replica")}, slog.New(slog.DiscardHandler))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { rep.Close(ctx) })
+			replicate(dir)
 		}
 		var res evidence.Research
 		for n := range 500 {
