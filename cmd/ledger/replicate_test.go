@@ -159,3 +159,17 @@ func TestReplicateKill9(t *testing.T) {
 	}
 	t.Logf("acknowledged before the wait: %d events; replica: %d; original at the kill: %d", acked, len(got), len(orig))
 }
+
+// TestRestoreFromUsage shows the forms of restore that are refused before anything is read.
+func TestRestoreFromUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"restore", "--timestamp", "2026-12-02T20:15:00Z", "backup.db"},
+		{"restore", "--from", t.TempDir(), "backup.db"},
+		{"restore", "--from", t.TempDir(), "--timestamp", "yesterday"},
+		{"restore"},
+	} {
+		if r := ledgerCmd(t, t.TempDir(), args...); r.code != 2 || !strings.Contains(r.stderr, "want") && !strings.Contains(r.stderr, "RFC 3339") {
+			t.Errorf("%v: %+v; want a usage error", args, r)
+		}
+	}
+}
