@@ -87,8 +87,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		// After the jobs, before the store: what they recorded reaches the replica.
-		defer rep.Close(context.Background())
+		// After the jobs, before the store: what they recorded reaches the replica, unless
+		// the replica cannot be reached within the bound.
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := rep.Close(cctx); err != nil {
+				fmt.Fprintf(e.stderr, "ledger: the replica may lack the last writes: %v\n", err)
+			}
+		}()
 		fmt.Fprintf(e.stderr, "ledger: replicating to %s every %s\n", replica.Redact(rc.URL), rc.Interval)
 	}
 	// Closed before the store (defers run last in, first out): checks in flight are
