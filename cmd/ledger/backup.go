@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"evidenceledger/ledger"
+	"evidenceledger/replica"
 )
 
 var backupCommand = command{
@@ -15,7 +17,7 @@ var backupCommand = command{
 
 var restoreCommand = command{
 	name:    "restore",
-	summary: "FILE: put a backup in place as the ledger of --data DIR (never over a ledger), then audit it",
+	summary: "FILE | --from URL [--timestamp T]: put a backup or a replica's state in place as the ledger of --data DIR (never over a ledger), then audit it",
 	run:     runRestore,
 }
 
@@ -54,18 +56,36 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 // as `ledger audit` does: exit 0 when the restored chain holds, 1 when not.
 func runRestore(ctx context.Context, e *env, args []string) error {
 	fs, data := newFlags("restore", e)
+	from := fs.String("from", "", "restore from the replica at `URL` (as serve --replicate wrote it) instead of a backup file")
+	timestamp := fs.String("timestamp", "", "with --from: the ledger as it was at this `time` (RFC 3339); the newest state when empty")
+	replicaConfig := addReplicaFlags(fs, e, from)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 1 {
-		return fmt.Errorf("want: ledger restore FILE [--data DIR]: %w", errUsage)
+	var res ledger.RestoreResult
+	var source string
+	switch {
+	case *from != "" && len(rest) == 0:
+		var at time.Time
+		if *timestamp != "" {
+			if at, err = time.Parse(time.RFC3339Nano, *timestamp); err != nil {
+				return fmt.Errorf("--timestamp %q: want an RFC 3339 time such as 2026-12-02T20:15:00Z: %w", *timestamp, errUsage)
+			}
+		}
+		source = replica.Redact(*from)
+		if res, err = replica.Restore(ctx, replicaConfig(), at, *data); err != nil {
+			return err
+		}
+	case *from == "" && *timestamp == "" && len(rest) == 1:
+		source = rest[0]
+		if res, err = ledger.Restore(ctx, rest[0], *data); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("want: ledger restore FILE [--data DIR], or ledger restore --from URL [--timestamp T] [--data DIR]: %w", errUsage)
 	}
-	res, err := ledger.Restore(ctx, rest[0], *data)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "Restored %s to %s.\n", rest[0], res.Database)
+	fmt.Fprintf(e.stdout, "Restored %s to %s.\n", source, res.Database)
 	if res.Key == "" {
 		fmt.Fprintf(e.stdout, "The backup has no signing key: put the ledger's signing.key in %s (mode 0600) before writing to it.\n", *data)
 	}

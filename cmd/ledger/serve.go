@@ -20,13 +20,14 @@ import (
 	"golang.org/x/crypto/acme/autocert"
 
 	"evidenceledger/fetch"
+	"evidenceledger/replica"
 	"evidenceledger/verify"
 	"evidenceledger/web"
 )
 
 var serveCommand = command{
 	name:    "serve",
-	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-endpoint URL --adjudicator-model NAME] [--chromium PATH] [--render=false] [--render-scripts=false]",
+	summary: "serve the API [--addr 127.0.0.1:8080] [--fetch-allow CIDR,...] [--fetch-delay 1s] [--workers 4] [--user-agent STRING] [--login-walled HOST,...] [--verifier-endpoint URL --verifier-model NAME] [--adjudicator-endpoint URL --adjudicator-model NAME] [--chromium PATH] [--render=false] [--render-scripts=false] [--replicate URL]",
 	run:     runServe,
 }
 
@@ -41,6 +42,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	tlsACME := fs.String("tls-acme", "", "serve https with a certificate for `domain` from an ACME CA (Let's Encrypt), kept in DATA/acme; --addr must be reachable on port 443 from the CA")
 	buildModels := addModelFlags(fs, e)
 	buildRenderer := addRenderFlags(fs, e)
+	replicaConfig := addReplicateFlags(fs, e)
 	var witnessFlags repeated
 	fs.Var(&witnessFlags, "witness", "a C2SP tlog-witness to send each new checkpoint to, as `URL=KEY` (its base URL and cosigner verifier key); may be repeated")
 	rest, cfg, workers, err := parseFetchFlags(fs, args)
@@ -81,6 +83,22 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	if rc := replicaConfig(); rc.URL != "" {
+		rep, err := replica.Start(ctx, *data, rc, logger)
+		if err != nil {
+			return err
+		}
+		// After the jobs, before the store: what they recorded reaches the replica, unless
+		// the replica cannot be reached within the bound.
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := rep.Close(cctx); err != nil {
+				fmt.Fprintf(e.stderr, "ledger: the replica may lack the last writes: %v\n", err)
+			}
+		}()
+		fmt.Fprintf(e.stderr, "ledger: replicating to %s every %s\n", replica.Redact(rc.URL), rc.Interval)
+	}
 	// Closed before the store (defers run last in, first out): checks in flight are
 	// dropped unrecorded, and checking the batch again finishes them.
 	renderer := buildRenderer()
