@@ -1,7 +1,6 @@
 package evidence
 
 import (
-	"net"
 	"net/url"
 	"strings"
 )
@@ -31,11 +30,11 @@ func NormalizeURL(raw string) string {
 	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
 		port = ""
 	}
-	switch {
-	case port != "":
-		host = net.JoinHostPort(host, port)
-	case strings.Contains(host, ":"):
+	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
 	}
 	u.Host, u.Fragment, u.RawFragment = host, "", ""
 	if u.Path == "" && u.RawPath == "" {

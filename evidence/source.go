@@ -3,7 +3,7 @@ package evidence
 import (
 	"errors"
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -55,8 +55,8 @@ func SourceID(rawURL string) (string, error) {
 	if host == "" {
 		return "", fmt.Errorf("%w: %q names no host; give an absolute http(s) URL", ErrBadSourceURL, rawURL)
 	}
-	if ip := net.ParseIP(host); ip != nil {
-		return ip.String(), nil
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Zone() == "" {
+		return ip.Unmap().String(), nil
 	}
 	host = strings.TrimSuffix(host, ".")
 	if host == "" || strings.HasPrefix(host, ".") {

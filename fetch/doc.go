@@ -44,10 +44,6 @@
 // read; [ErrTruncated] says a body was cut at the cap or the CSS at one of its limits
 // (docs/fetch.md, "Style sheets").
 //
-// PDFs ([IsPDF]) have their own cap (Config.MaxPDFBytes) and two engines of their own:
-// [ExtractPDFium] (PDFium in WebAssembly) and [ExtractPDFText] (github.com/ledongthuc/pdf,
-// in a child process), each bounded by [PDFLimits] and laid out by one rule (running
-// headers dropped, hyphens joined, pages kept: [Text.PDF]). A PDF cut at its cap is never
-// read. Their errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]; see
-// docs/pdf.md.
+// PDFs ([IsPDF]) have their own cap (Config.MaxPDFBytes); the fetcher returns their bytes,
+// and package pdf reads them (docs/pdf.md).
 package fetch

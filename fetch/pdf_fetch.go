@@ -1,9 +1,25 @@
 package fetch
 
 import (
+	"bytes"
 	"fmt"
 	"mime"
 )
+
+// DefaultMaxPDFBytes is the default of Config.MaxPDFBytes, the fetch cap of a PDF body.
+const DefaultMaxPDFBytes = 50 << 20
+
+// IsPDF reports whether a body with this content type is read as a PDF: the type is
+// application/pdf (or its old x-pdf form) or a generic binary type
+// (application/octet-stream, binary/octet-stream, none), and the body has the PDF
+// signature "%PDF-" within its first 1024 bytes, where readers look for it.
+func IsPDF(contentType string, body []byte) bool {
+	if contentType != "" && !mayBePDF(contentType) {
+		return false
+	}
+	head := body[:min(len(body), 1024)]
+	return bytes.Contains(head, []byte("%PDF-"))
+}
 
 // mayBePDF reports whether a body of this content type may be a PDF, to be told by its
 // first bytes when the type is a generic one (see [IsPDF]).

@@ -24,8 +24,6 @@ type Text struct {
 	// (its first tag); "" when the page declares none. The matcher's negation check reads
 	// it (evidence.Negation).
 	Lang string
-	// PDF is what is known of a PDF's pages; nil for a web page.
-	PDF *PDFText
 	// restyle, for a web page read without the style sheets it links, reads it again with
 	// them; Result.Extract calls it with the sheets the fetcher fetched.
 	restyle *restyler
@@ -348,12 +346,8 @@ func finishText(t Text, body *spaceFolder) (Text, error) {
 // it returns the text read so far together with an error wrapping ErrTruncated, so that a
 // quote that is not found can be reported as unreadable rather than absent.
 //
-// A PDF cut at its size limit is not read at all: its cross-reference table is at its end,
-// so no part of it can be read with confidence. The error wraps ErrTruncated.
+// Extract reads web pages; a PDF ([IsPDF]) is read by package pdf's engines, from r.Body.
 func (r *Result) Extract(extract func(body []byte, contentType string) (Text, error)) (Text, error) {
-	if r.Truncated && IsPDF(r.ContentType, r.Body) {
-		return Text{}, fmt.Errorf("%w: the PDF was cut off at %d bytes, and a PDF cut off is not read", ErrTruncated, len(r.Body))
-	}
 	t, err := extract(r.Body, r.ContentType)
 	if t.restyle != nil {
 		rs := t.restyle
@@ -363,7 +357,7 @@ func (r *Result) Extract(extract func(body []byte, contentType string) (Text, er
 			t.restyle = nil
 		}
 	}
-	if t.Lang == "" && t.PDF == nil {
+	if t.Lang == "" {
 		t.Lang = contentLanguage(r.ResponseHead)
 	}
 	if (err == nil || errors.Is(err, ErrTruncated)) && r.Truncated {

@@ -13,6 +13,7 @@ out="${1:-bench.out}"
   go test ./ledger   -run '^$' -bench 'Import2000Claims' -benchtime 5x -benchmem
   go test ./evidence -run '^$' -bench 'Parse2000Claims' -benchtime 10x -benchmem
   go test ./fetch    -run '^$' -bench . -benchtime 5x -benchmem
+  go test ./pdf      -run '^$' -bench . -benchtime 5x -benchmem
   go test ./verify   -run '^$' -bench 'Match' -benchmem
   go test ./verify   -run '^$' -bench 'Check1000Citations' -benchtime 2x -benchmem
   go test ./verify   -run '^$' -bench 'ModelTier' -benchtime 10x

@@ -34,13 +34,13 @@ type Checker struct {
 
 // NewChecker returns a Checker whose verifiers fetch with cfg: [NameDOM] and [NameTokens]
 // for every citation, and for an escalation a new [NameThird] verifier with a Fetcher of its
-// own that reads text with fetch.ExtractDOM (PDFs with fetch.ExtractPDFium).
+// own that reads text with fetch.ExtractDOM (PDFs with pdf.ExtractPDFium).
 func NewChecker(cfg fetch.Config) *Checker {
 	return &Checker{
 		first:  NewDOMVerifier(cfg),
 		second: NewTokensVerifier(cfg),
 		third: func() Verifier {
-			return newQuoteVerifier(NameThird, cfg, extractDOM)
+			return newQuoteVerifier(NameThird, cfg, readDOM)
 		},
 	}
 }

@@ -256,7 +256,7 @@ func TestOffSchemaVerdictEscalatesAndNeverPasses(t *testing.T) {
 			c := &Checker{
 				first:  NewDOMVerifier(cfg),
 				second: offSchema{tc.injected},
-				third:  func() Verifier { return newQuoteVerifier(NameThird, cfg, fetch.ExtractDOM) },
+				third:  func() Verifier { return newQuoteVerifier(NameThird, cfg, readDOM) },
 			}
 			out, err := c.Check(context.Background(), target(srv.At("a.test", "/report"), tc.quote))
 			if err != nil {
@@ -373,7 +373,7 @@ func TestVerifiersIndependentByConstruction(t *testing.T) {
 		}
 		fetchers[v.fetcher] = v.name
 	}
-	if reflect.ValueOf(first.extract).Pointer() == reflect.ValueOf(second.extract).Pointer() {
+	if reflect.ValueOf(first.read.html).Pointer() == reflect.ValueOf(second.read.html).Pointer() || reflect.ValueOf(first.read.pdf).Pointer() == reflect.ValueOf(second.read.pdf).Pointer() {
 		t.Error("the two verifiers read text with the same extractor")
 	}
 	srv := newPageServer(t)

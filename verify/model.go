@@ -66,23 +66,23 @@ const (
 // capture an escalation makes. It fails when an endpoint URL is not http(s) or names no
 // model.
 func NewModels(cfg ModelConfig, fc fetch.Config) (*Models, error) {
-	mk := func(name string, extract Extractor, choose func(string, []string, []int) []string, system string) (*modelVerifier, error) {
+	mk := func(name string, read reader, choose func(string, []string, []int) []string, system string) (*modelVerifier, error) {
 		c, err := newChatClient(cfg.Verifier, cfg.Timeout, cfg.Retries)
 		if err != nil {
 			return nil, fmt.Errorf("--verifier-endpoint: %w", err)
 		}
-		return &modelVerifier{name: name, client: c, extract: extract, choose: choose, system: system}, nil
+		return &modelVerifier{name: name, client: c, read: read, choose: choose, system: system}, nil
 	}
 	m := &Models{budget: cfg.Budget}
 	var err error
-	if m.first, err = mk(NameModelA, extractDOM, chooseSentences, promptA); err != nil {
+	if m.first, err = mk(NameModelA, readDOM, chooseSentences, promptA); err != nil {
 		return nil, err
 	}
-	if m.second, err = mk(NameModelB, extractTokens, chooseWindows, promptB); err != nil {
+	if m.second, err = mk(NameModelB, readTokens, chooseWindows, promptB); err != nil {
 		return nil, err
 	}
 	m.third = func() (*modelVerifier, *fetch.Fetcher) {
-		v := &modelVerifier{name: NameModelC, client: m.first.client.clone(), extract: extractDOM, choose: chooseSentences, system: promptA}
+		v := &modelVerifier{name: NameModelC, client: m.first.client.clone(), read: readDOM, choose: chooseSentences, system: promptA}
 		return v, fetch.New(fc)
 	}
 	if a := cfg.Adjudicator; strings.TrimSpace(a.Model) != "" || strings.TrimSpace(a.URL) != "" {
@@ -130,11 +130,11 @@ func (m *Models) runBudget(ctx context.Context) *budget {
 // modelVerifier is one cheap-tier verifier: its own client, extractor, passage selection
 // and instructions.
 type modelVerifier struct {
-	name    string
-	client  *chatClient
-	extract Extractor
-	choose  func(claim string, sentences []string, anchors []int) []string
-	system  string
+	name   string
+	client *chatClient
+	read   reader
+	choose func(claim string, sentences []string, anchors []int) []string
+	system string
 }
 
 // verdictSchema is the JSON schema of a verifier's answer, sent as a strict
@@ -184,7 +184,7 @@ type verdictReply struct {
 func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTarget, page *fetch.Result) (evidence.SupportJudgement, evidence.ModelCall) {
 	j := evidence.SupportJudgement{Verifier: v.name, Model: v.client.model, Evidence: []string{}, Document: pageHash(page)}
 	call := evidence.ModelCall{Tier: evidence.TierVerifier, Role: v.name, Model: v.client.model}
-	text, err := page.Extract(v.extract)
+	text, _, err := v.read.read(page)
 	if err != nil && !errors.Is(err, fetch.ErrTruncated) {
 		j.Problem = "the page's text cannot be read: " + plainExtractError(err)
 		call.Outcome = "not asked: " + j.Problem

@@ -127,7 +127,7 @@ var readerBudget = passageBudget{sentences: 2 * maxSentences, runes: 2 * maxPass
 func unverifiedTokens(b *testing.B, m *Models, t evidence.CheckTarget) (read, written int) {
 	b.Helper()
 	body := readCorpusPage(b, t.URL[strings.LastIndexByte(t.URL, '/')+1:])
-	ext, err := m.first.extract(body, "text/html")
+	ext, err := m.first.read.html(body, "text/html")
 	if err != nil {
 		b.Fatal(err)
 	}

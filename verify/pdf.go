@@ -9,26 +9,42 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/pdf"
 )
 
-// The extractors of the default verifiers: each verifier's HTML extractor, with its own
-// PDF engine for PDFs. The verifiers and the stored-text view (VerifierTexts) read through
-// these, so a page is shown as its verifier read it.
+// PDFEngine reads the text of a PDF body: pdf.ExtractPDFium or pdf.ExtractPDFText.
+type PDFEngine func(body []byte) (pdf.Text, error)
+
+// reader is how a verifier reads a fetched body: a web page with its HTML extractor, a PDF
+// (see fetch.IsPDF) with its PDF engine. Each verifier pairs its HTML extractor with a
+// different PDF engine, so the two verifiers share no extraction code for PDFs either.
+type reader struct {
+	html Extractor
+	pdf  PDFEngine
+}
+
+// The readers of the default verifiers. The verifiers and the stored-text view
+// (VerifierTexts) read through these, so a page is shown as its verifier read it.
 var (
-	extractDOM    = withPDF(fetch.ExtractDOM, fetch.ExtractPDFium)
-	extractTokens = withPDF(fetch.ExtractTokens, fetch.ExtractPDFText)
+	readDOM    = reader{html: fetch.ExtractDOM, pdf: pdf.ExtractPDFium}
+	readTokens = reader{html: fetch.ExtractTokens, pdf: pdf.ExtractPDFText}
 )
 
-// withPDF returns an extractor that reads a PDF (see fetch.IsPDF) with pdf and every other
-// body with html. Each verifier pairs its HTML extractor with a different PDF engine, so
-// the two verifiers share no extraction code for PDFs either.
-func withPDF(html, pdf Extractor) Extractor {
-	return func(body []byte, contentType string) (fetch.Text, error) {
-		if fetch.IsPDF(contentType, body) {
-			return pdf(body, contentType)
-		}
-		return html(body, contentType)
+// read returns the visible text of a fetched body and, for a PDF, what its engine read of
+// its pages (nil for a web page). A web page is read by fetch.Result.Extract, with the
+// style sheets the fetcher fetched. A PDF cut at its size limit is not read at all: its
+// cross-reference table is at its end, so no part of it can be read with confidence; the
+// error wraps fetch.ErrTruncated.
+func (rd reader) read(r *fetch.Result) (fetch.Text, *pdf.Text, error) {
+	if !fetch.IsPDF(r.ContentType, r.Body) {
+		t, err := r.Extract(rd.html)
+		return t, nil, err
 	}
+	if r.Truncated {
+		return fetch.Text{}, nil, fmt.Errorf("%w: the PDF was cut off at %d bytes, and a PDF cut off is not read", fetch.ErrTruncated, len(r.Body))
+	}
+	p, err := rd.pdf(r.Body)
+	return fetch.Text{Body: p.Body}, &p, err
 }
 
 // PDFFacts is what a verifier learnt of a PDF it read.
@@ -43,7 +59,7 @@ type PDFFacts struct {
 }
 
 // columnBarrier stands, in the text a PDF's quotes are matched in, for each space between
-// two lines that a column gap separates (fetch.PDFText.Breaks): a byte no quote holds, so no
+// two lines that a column gap separates (pdf.Text.Breaks): a byte no quote holds, so no
 // match runs across it.
 const columnBarrier = '\x1f'
 
@@ -64,17 +80,18 @@ func barred(text string, breaks []int) string {
 // unbarred is s with its column barriers shown as the spaces they are.
 func unbarred(s string) string { return strings.ReplaceAll(s, string(columnBarrier), " ") }
 
-// setText keeps the extracted text in c, ready to be matched: the text, and for a PDF its
-// pages and its other reading, each with its column gaps made barriers.
-func (c *Capture) setText(text fetch.Text) {
-	c.PDF = text.PDF
-	if text.PDF == nil {
+// setText keeps the extracted text in c, ready to be matched: the text, and for a PDF
+// (doc, nil for a web page) its pages and its other reading, each with its column gaps made
+// barriers.
+func (c *Capture) setText(text fetch.Text, doc *pdf.Text) {
+	c.PDF = doc
+	if doc == nil {
 		c.Text = NewPageText(text.Body).InLanguage(text.Lang)
 		return
 	}
-	c.Text = NewPageText(barred(text.Body, text.PDF.Breaks))
-	if text.PDF.Alt != "" {
-		c.alt = NewPageText(barred(text.PDF.Alt, text.PDF.AltBreaks))
+	c.Text = NewPageText(barred(doc.Body, doc.Breaks))
+	if doc.Alt != "" {
+		c.alt = NewPageText(barred(doc.Alt, doc.AltBreaks))
 	}
 }
 
@@ -83,10 +100,10 @@ func (c *Capture) setText(text fetch.Text) {
 const maxUnseenRetries = 3
 
 // match looks for quote in c's text. For a PDF with line-end hyphens its layout could not
-// settle (fetch.PDFText.Alt), the quote is looked for in the other reading too when it is
+// settle (pdf.Text.Alt), the quote is looked for in the other reading too when it is
 // not in the first: the page prints both. No quote, and no ellipsis between its parts, is
 // read across a column gap. A quote found in the text PDFium read is found only when the
-// ink check (fetch.CheckPDFInk) sees every character of it drawn on its page. A placement
+// ink check (pdf.CheckInk) sees every character of it drawn on its page. A placement
 // that fails either is passed over for the next one; without one the quote is not found,
 // with what was found in PDFFacts.Unseen. It returns
 // the match and, for a PDF, what was learnt of it (nil for a web page).
@@ -118,8 +135,8 @@ func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
 
 // inkChecked reports whether quotes found in this PDF text are confirmed by the ink check:
 // the text is PDFium's, whose characters the check can render.
-func inkChecked(p *fetch.PDFText) bool {
-	return strings.HasPrefix(p.Extractor, fetch.NamePDFium+" ")
+func inkChecked(p *pdf.Text) bool {
+	return strings.HasPrefix(p.Extractor, pdf.NamePDFium+" ")
 }
 
 // settle returns the first placement of quote, from m on (in the other reading when alt),
@@ -210,7 +227,7 @@ func (c *Capture) inked(m Match, alt bool) (bool, string) {
 	type placement struct {
 		key    string
 		page   int
-		glyphs []fetch.Glyph
+		glyphs []pdf.Glyph
 	}
 	var batch []placement
 	add := func(m Match, alt bool) {
@@ -219,7 +236,7 @@ func (c *Capture) inked(m Match, alt bool) (bool, string) {
 			return
 		}
 		page := c.PDF.PageAt(m.Spans[0].Start, alt)
-		var glyphs []fetch.Glyph
+		var glyphs []pdf.Glyph
 		for _, sp := range m.Spans {
 			g, ok := c.PDF.GlyphsIn(sp.Start, sp.End, alt)
 			if !ok {
@@ -241,11 +258,11 @@ func (c *Capture) inked(m Match, alt bool) (bool, string) {
 		}
 	}
 	if len(batch) > 0 {
-		sets := make([][]fetch.Glyph, len(batch))
+		sets := make([][]pdf.Glyph, len(batch))
 		for i, p := range batch {
 			sets[i] = p.glyphs
 		}
-		reps, err := fetch.CheckPDFInk(c.Page.Body, sets)
+		reps, err := pdf.CheckInk(c.Page.Body, sets)
 		for i, p := range batch {
 			switch {
 			case err != nil:

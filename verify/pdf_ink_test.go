@@ -10,6 +10,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/pdf"
 )
 
 // inkCase is one row of testdata/pdf/ink/cases.tsv: a one-page PDF drawn to show a sentence
@@ -23,7 +24,7 @@ func readInkCases(t testing.TB) []inkCase {
 	t.Helper()
 	f, err := os.Open(filepath.Join(pdfDir, "ink", "cases.tsv"))
 	if err != nil {
-		t.Fatalf("ink cases missing (go test ./fetch -run TestInkPDFs -update): %v", err)
+		t.Fatalf("ink cases missing (go test ./pdf -run TestInkPDFs -update): %v", err)
 	}
 	defer f.Close()
 	var out []inkCase
@@ -107,7 +108,7 @@ func TestPDFColumnBarrier(t *testing.T) {
 	body := "The council approved the budget was rejected by the court on appeal"
 	brk := strings.Index(body, " was")
 	c := &Capture{}
-	c.setText(fetch.Text{Body: body, PDF: &fetch.PDFText{Pages: []fetch.PageStart{{Number: 1}}, Extractor: "test", Breaks: []int{brk}}})
+	c.setText(fetch.Text{Body: body}, &pdf.Text{Body: body, Pages: []pdf.PageStart{{Number: 1}}, Extractor: "test", Breaks: []int{brk}})
 	tests := []struct {
 		quote string
 		found bool

@@ -14,6 +14,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/pdf"
 )
 
 // pdfDir is the PDF corpus, seen from this package's directory (scripts/pdf-corpus.sh).
@@ -69,11 +70,11 @@ func readPDF(t testing.TB, name string) []byte {
 // Chromium's fonts, to U+FFFD, so a quote across them is missed).
 var pdfExtractors = []struct {
 	name      string
-	extract   Extractor
+	extract   PDFEngine
 	minRecall int
 }{
-	{fetch.NamePDFium, fetch.ExtractPDFium, 95},
-	{fetch.NamePDFText, fetch.ExtractPDFText, 90},
+	{pdf.NamePDFium, pdf.ExtractPDFium, 95},
+	{pdf.NamePDFText, pdf.ExtractPDFText, 90},
 }
 
 // TestPDFCorpusQuotes looks for every quote of the PDF corpus in the text each PDF engine
@@ -89,12 +90,12 @@ func TestPDFCorpusQuotes(t *testing.T) {
 			c, ok := texts[q.File]
 			if !ok {
 				body := readPDF(t, q.File)
-				txt, err := x.extract(body, "application/pdf")
+				txt, err := x.extract(body)
 				if err != nil {
 					t.Fatalf("%s: %s: %v", x.name, q.File, err)
 				}
 				c = &Capture{Page: &fetch.Result{Body: body, ContentType: "application/pdf"}}
-				c.setText(txt)
+				c.setText(fetch.Text{Body: txt.Body}, &txt)
 				for _, o := range quotes { // as a check run tells it: confirmed together
 					if o.File == q.File {
 						c.expected = append(c.expected, o.Quote)
@@ -209,7 +210,7 @@ func TestCheckPDF(t *testing.T) {
 	}
 	d := ch.Document
 	if d == nil || d.Pages != 3 || len(d.Extractors) != 2 ||
-		!strings.HasPrefix(d.Extractors[0], fetch.NamePDFium+" (") || !strings.HasPrefix(d.Extractors[1], fetch.NamePDFText+" (") {
+		!strings.HasPrefix(d.Extractors[0], pdf.NamePDFium+" (") || !strings.HasPrefix(d.Extractors[1], pdf.NamePDFText+" (") {
 		t.Fatalf("document %+v: want 3 pages read by both engines", d)
 	}
 	if !ch.Adjudication.Agree {
@@ -230,20 +231,47 @@ func TestCheckPDF(t *testing.T) {
 	}
 }
 
-// TestWithPDF: each verifier's extractor sends a PDF to its own engine and HTML to its HTML
-// extractor.
-func TestWithPDF(t *testing.T) {
+// TestReaderDispatch: each verifier's reader sends a PDF to its own engine and HTML to its
+// HTML extractor; a PDF cut at its size limit is read by neither and wraps
+// fetch.ErrTruncated.
+func TestReaderDispatch(t *testing.T) {
 	var got []string
-	x := withPDF(func([]byte, string) (fetch.Text, error) { got = append(got, "html"); return fetch.Text{}, nil },
-		func([]byte, string) (fetch.Text, error) {
+	rd := reader{
+		html: func([]byte, string) (fetch.Text, error) { got = append(got, "html"); return fetch.Text{}, nil },
+		pdf: func([]byte) (pdf.Text, error) {
 			got = append(got, "pdf")
-			return fetch.Text{}, errors.New("x")
-		})
-	x([]byte("%PDF-1.7\n"), "application/pdf")
-	x([]byte("%PDF-1.7\n"), "application/octet-stream")
-	x([]byte("<p>hi</p>"), "text/html")
-	x([]byte("%PDF-1.7\n"), "text/html") // declared HTML is HTML
+			return pdf.Text{}, errors.New("x")
+		},
+	}
+	for _, r := range []fetch.Result{
+		{Body: []byte("%PDF-1.7\n"), ContentType: "application/pdf"},
+		{Body: []byte("%PDF-1.7\n"), ContentType: "application/octet-stream"},
+		{Body: []byte("<p>hi</p>"), ContentType: "text/html"},
+		{Body: []byte("%PDF-1.7\n"), ContentType: "text/html"}, // declared HTML is HTML
+	} {
+		rd.read(&r)
+	}
 	if strings.Join(got, ",") != "pdf,pdf,html,html" {
 		t.Errorf("dispatch %v", got)
+	}
+	got = nil
+	if txt, doc, err := rd.read(&fetch.Result{Body: []byte("%PDF-1.7\n"), ContentType: "application/pdf", Truncated: true}); !errors.Is(err, fetch.ErrTruncated) || txt.Body != "" || doc != nil || got != nil {
+		t.Errorf("a cut PDF gave %q, %v, %v and called %v; want no text, ErrTruncated, no engine", txt.Body, doc, err, got)
+	}
+}
+
+// TestCutPDFNotRead: the report PDF whole is read by both default readers; cut one byte
+// short, by neither.
+func TestCutPDFNotRead(t *testing.T) {
+	body := readPDF(t, "report.pdf")
+	for _, rd := range []reader{readDOM, readTokens} {
+		txt, doc, err := rd.read(&fetch.Result{Body: body, ContentType: "application/pdf"})
+		if err != nil || doc == nil || !strings.Contains(txt.Body, "the third highest since records began") {
+			t.Errorf("whole PDF: text %q, %v", txt.Body, err)
+		}
+		txt, doc, err = rd.read(&fetch.Result{Body: body[:len(body)-1], ContentType: "application/pdf", Truncated: true})
+		if !errors.Is(err, fetch.ErrTruncated) || txt.Body != "" || doc != nil {
+			t.Errorf("a cut PDF gave %q, %v; want no text and ErrTruncated", txt.Body, err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/pdf"
 )
 
 // Verifier checks one citation at its source. Verify never fails: whatever goes wrong is
@@ -39,8 +40,8 @@ type Report struct {
 	Render *RenderFacts
 }
 
-// Extractor turns a fetched body into visible text: fetch.ExtractDOM or fetch.ExtractTokens,
-// each paired with its PDF engine (see withPDF).
+// Extractor turns a fetched web page into visible text: fetch.ExtractDOM or
+// fetch.ExtractTokens. Each verifier pairs one with a PDF engine of its own (see reader).
 type Extractor func(body []byte, contentType string) (fetch.Text, error)
 
 // QuoteVerifier is a default verifier: it fetches the page with a fetcher of its own, reads
@@ -49,7 +50,7 @@ type Extractor func(body []byte, contentType string) (fetch.Text, error)
 type QuoteVerifier struct {
 	name    string
 	fetcher *fetch.Fetcher
-	extract Extractor
+	read    reader
 	// render is the rendering verifier that confirms a quote found on a web page; nil
 	// when there is none (then visibility rests on the style rules alone).
 	render *Renderer
@@ -66,22 +67,22 @@ const (
 )
 
 // NewDOMVerifier returns a QuoteVerifier named [NameDOM] that reads pages with
-// fetch.ExtractDOM, and PDFs with fetch.ExtractPDFium, through a new Fetcher built from
+// fetch.ExtractDOM, and PDFs with pdf.ExtractPDFium, through a new Fetcher built from
 // cfg. No two verifiers share a Fetcher: each constructor builds its own, so its client,
 // connections, robots.txt cache and politeness state are its own.
 func NewDOMVerifier(cfg fetch.Config) *QuoteVerifier {
-	return newQuoteVerifier(NameDOM, cfg, extractDOM)
+	return newQuoteVerifier(NameDOM, cfg, readDOM)
 }
 
 // NewTokensVerifier returns a QuoteVerifier named [NameTokens] that reads pages with
-// fetch.ExtractTokens, and PDFs with fetch.ExtractPDFText, through a new Fetcher built
+// fetch.ExtractTokens, and PDFs with pdf.ExtractPDFText, through a new Fetcher built
 // from cfg (see [NewDOMVerifier]).
 func NewTokensVerifier(cfg fetch.Config) *QuoteVerifier {
-	return newQuoteVerifier(NameTokens, cfg, extractTokens)
+	return newQuoteVerifier(NameTokens, cfg, readTokens)
 }
 
-func newQuoteVerifier(name string, cfg fetch.Config, extract Extractor) *QuoteVerifier {
-	return &QuoteVerifier{name: name, fetcher: fetch.New(cfg), extract: extract}
+func newQuoteVerifier(name string, cfg fetch.Config, read reader) *QuoteVerifier {
+	return &QuoteVerifier{name: name, fetcher: fetch.New(cfg), read: read}
 }
 
 // Name returns the verifier's name.
@@ -106,9 +107,9 @@ type Capture struct {
 	// and does not make Text nil: a cut page's beginning is still read).
 	ExtractErr error
 	// PDF is, for a PDF whose text could be read, its pages and engine; nil otherwise.
-	PDF *fetch.PDFText
+	PDF *pdf.Text
 	// alt is, for such a PDF, its other reading of unsettled line-end hyphens (see
-	// fetch.PDFText.Alt); nil when there is none.
+	// pdf.Text.Alt); nil when there is none.
 	alt *PageText
 	// expected are the quotes the run will look for in this capture, whose ink a PDF's
 	// first ink check confirms at once (pdf.go); ink keeps the verdicts.
@@ -127,18 +128,18 @@ type Capture struct {
 // Capture fetches url with the verifier's own fetcher and reads its text with its own
 // extractor. It never fails: what goes wrong is in the Capture.
 func (v *QuoteVerifier) Capture(ctx context.Context, url string) *Capture {
-	c := &Capture{URL: url, render: v.render, extract: v.extract}
+	c := &Capture{URL: url, render: v.render, extract: v.read.html}
 	c.Page, c.FetchErr = v.fetcher.Fetch(ctx, url)
 	if c.FetchErr != nil {
 		return c
 	}
-	text, err := c.Page.Extract(v.extract)
+	text, doc, err := v.read.read(c.Page)
 	c.ExtractErr = err
 	if err != nil && !errors.Is(err, fetch.ErrTruncated) && v.pdfFailed != nil && fetch.IsPDF(c.Page.ContentType, c.Page.Body) {
 		v.pdfFailed(v.name)
 	}
 	if err == nil || errors.Is(err, fetch.ErrTruncated) {
-		c.setText(text)
+		c.setText(text, doc)
 	}
 	return c
 }

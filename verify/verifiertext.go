@@ -36,11 +36,11 @@ func LinkedSheets(body []byte, contentType, pageURL string) int {
 func VerifierTexts(body []byte, contentType string, truncated bool) []VerifierText {
 	out := []VerifierText{}
 	for _, v := range []struct {
-		name    string
-		extract Extractor
-	}{{NameDOM, extractDOM}, {NameTokens, extractTokens}} {
+		name string
+		read reader
+	}{{NameDOM, readDOM}, {NameTokens, readTokens}} {
 		page := &fetch.Result{Body: body, ContentType: contentType, Truncated: truncated}
-		t, err := page.Extract(v.extract)
+		t, _, err := v.read.read(page)
 		if errors.Is(err, fetch.ErrTruncated) {
 			err = nil
 		}

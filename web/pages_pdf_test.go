@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"evidenceledger/fetch"
+	"evidenceledger/pdf"
 	"evidenceledger/verify"
 )
 
@@ -22,7 +22,7 @@ import (
 // a cold, loaded CI runner) it is the slowest step, so the log says why a PDF test was slow.
 func warmPDFium(t *testing.T) {
 	t.Helper()
-	took, err := fetch.WarmPDFium()
+	took, err := pdf.WarmPDFium()
 	if err != nil {
 		t.Fatal(err)
 	}

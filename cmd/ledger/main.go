@@ -31,6 +31,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"evidenceledger/pdf"
 )
 
 // command is one subcommand. run gets the arguments after the subcommand's name.
@@ -75,6 +77,11 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e))
 var errUsage = errors.New("usage")
 
 func main() {
+	// The PDF engine github.com/ledongthuc/pdf runs in a child process: this program,
+	// started again as a PDF worker (package pdf). It is served before anything else.
+	if pdf.IsWorker() {
+		os.Exit(pdf.RunWorker())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
 	stop()

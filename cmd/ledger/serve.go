@@ -19,7 +19,7 @@ import (
 
 	"golang.org/x/crypto/acme/autocert"
 
-	"evidenceledger/fetch"
+	"evidenceledger/pdf"
 	"evidenceledger/replica"
 	"evidenceledger/verify"
 	"evidenceledger/web"
@@ -152,7 +152,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var said sync.Mutex
 	stopped := false
 	go func() {
-		took, err := fetch.WarmPDFium()
+		took, err := pdf.WarmPDFium()
 		said.Lock()
 		defer said.Unlock()
 		switch {

@@ -1,4 +1,4 @@
-package fetch
+package pdf
 
 import (
 	"bytes"
@@ -65,15 +65,15 @@ func repeatedDeflate(t testing.TB, unit string, n int) []byte {
 	return b.Bytes()
 }
 
-var knownPDFErrors = []error{ErrEncrypted, ErrScanned, ErrDamaged, ErrLimit, ErrNoText}
+var knownPDFErrors = []error{ErrEncrypted, ErrScanned, ErrDamaged, ErrLimit}
 
 // hostileLimits are tighter than the defaults, so that the cases run fast, and are the
 // limits the cases must be held to.
-var hostileLimits = PDFLimits{Time: 5 * time.Second, Memory: 256 << 20, Pages: 100, Text: 4 << 20}
+var hostileLimits = Limits{Time: 5 * time.Second, Memory: 256 << 20, Pages: 100, Text: 4 << 20}
 
 type pdfEngine struct {
 	name    string
-	extract func([]byte, PDFLimits) (Text, error)
+	extract func([]byte, Limits) (Text, error)
 }
 
 var pdfEngines = []pdfEngine{{NamePDFium, extractPDFium}, {NamePDFText, extractPDFText}}

@@ -1,4 +1,4 @@
-package fetch
+package pdf
 
 import (
 	"bytes"
@@ -15,16 +15,18 @@ import (
 	"github.com/ledongthuc/pdf"
 )
 
-// A process started with pdfWorkerEnv set is a PDF worker and nothing else: before main
-// runs, it caps its own memory and stack, reads one PDF on standard input, writes a
-// workerReply on standard output and exits. This is how [ExtractPDFText] keeps a hostile
-// document away from the program's memory; any binary that imports this package (the
-// ledger binary, a test binary) can serve as its own worker.
-func init() {
-	if os.Getenv(pdfWorkerEnv) != "1" {
-		return
-	}
-	os.Exit(pdfWorker())
+// workerArg is the one argument a PDF worker is started with: [ExtractPDFText] runs this
+// same program again, with workerArg and pdfWorkerEnv, to read one PDF in a process of its
+// own. A program whose PDFs may be read by that engine (the ledger binary, a test binary)
+// calls [IsWorker] before anything else and, when it is true, exits with [RunWorker]'s code.
+// A program that does not fails on the argument it does not know, and the reading fails as
+// a worker that crashed: never a result.
+const workerArg = "-evidenceledger-pdf-worker"
+
+// IsWorker reports whether this process was started as a PDF worker: its only argument is
+// the worker's and its environment says so.
+func IsWorker() bool {
+	return len(os.Args) == 2 && os.Args[1] == workerArg && os.Getenv(pdfWorkerEnv) == "1"
 }
 
 func envInt(name string, def int64) int64 {
@@ -34,11 +36,15 @@ func envInt(name string, def int64) int64 {
 	return def
 }
 
-func pdfWorker() int {
-	limits := PDFLimits{
-		Memory: envInt("EVIDENCELEDGER_PDF_MEMORY", DefaultPDFMemory),
-		Pages:  int(envInt("EVIDENCELEDGER_PDF_PAGES", DefaultPDFPages)),
-		Text:   int(envInt("EVIDENCELEDGER_PDF_TEXT", DefaultPDFText)),
+// RunWorker is the whole of a PDF worker: it caps its own memory and stack, reads one PDF on
+// standard input, writes what the engine read on standard output and returns the exit code
+// (0 when it wrote an answer). This is how [ExtractPDFText] keeps a hostile document away
+// from the program's memory. Call it only when [IsWorker] is true.
+func RunWorker() int {
+	limits := Limits{
+		Memory: envInt("EVIDENCELEDGER_PDF_MEMORY", DefaultMemory),
+		Pages:  int(envInt("EVIDENCELEDGER_PDF_PAGES", DefaultPages)),
+		Text:   int(envInt("EVIDENCELEDGER_PDF_TEXT", DefaultText)),
 	}
 	// RLIMIT_DATA caps the writable memory the process maps (the heap, stacks), not the
 	// address space the Go runtime only reserves; the cap is the limit plus a little room
@@ -69,7 +75,7 @@ var errTextLimit = errors.New("text limit")
 
 // readPDFText reads every page's lines with github.com/ledongthuc/pdf. The engine panics
 // on much bad input; a panic is a damaged document.
-func readPDFText(body []byte, limits PDFLimits) (reply workerReply) {
+func readPDFText(body []byte, limits Limits) (reply workerReply) {
 	defer func() {
 		if r := recover(); r != nil {
 			if r == errTextLimit {

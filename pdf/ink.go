@@ -1,4 +1,4 @@
-package fetch
+package pdf
 
 import (
 	"fmt"
@@ -49,9 +49,9 @@ type InkReport struct {
 // Seen reports whether every character looked at, and one at least, is seen.
 func (r InkReport) Seen() bool { return r.Checked > 0 && len(r.Unseen) == 0 }
 
-// CheckPDFInk renders with PDFium, within [DefaultPDFLimits], the parts of the PDF body's
+// CheckInk renders with PDFium, within [DefaultLimits], the parts of the PDF body's
 // pages where the characters of each quote lie (a quote's characters found in
-// [ExtractPDFium]'s text, see [PDFText.GlyphsIn]) and reports, for each quote, which of them
+// [ExtractPDFium]'s text, see [Text.GlyphsIn]) and reports, for each quote, which of them
 // a reader does not see. For each quote, the part of the page it lies on is rendered twice,
 // as it is and with the text objects of its characters not drawn; a character is seen when
 // the two differ (by inkDelta) in at least inkShare of its box. So a character counts by
@@ -61,11 +61,11 @@ func (r InkReport) Seen() bool { return r.Checked > 0 && len(r.Unseen) == 0 }
 // share one engine and each page is read once.
 //
 // Errors wrap [ErrDamaged], [ErrEncrypted] or [ErrLimit].
-func CheckPDFInk(body []byte, quotes [][]Glyph) ([]InkReport, error) {
-	return checkPDFInk(body, quotes, DefaultPDFLimits)
+func CheckInk(body []byte, quotes [][]Glyph) ([]InkReport, error) {
+	return checkInk(body, quotes, DefaultLimits)
 }
 
-func checkPDFInk(body []byte, quotes [][]Glyph, limits PDFLimits) ([]InkReport, error) {
+func checkInk(body []byte, quotes [][]Glyph, limits Limits) ([]InkReport, error) {
 	// For each page, the characters of each quote on it.
 	byPage := map[int]map[int][]int{}
 	for q, glyphs := range quotes {

@@ -1,7 +1,6 @@
-package fetch
+package pdf
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -14,15 +13,18 @@ import (
 	"unicode/utf8"
 )
 
-// PageStart is where one page of a paged document (a PDF) begins in [Text.Body].
+// PageStart is where one page of a PDF begins in [Text.Body].
 type PageStart struct {
 	Number int // 1 for the first page
 	Offset int // byte offset into Text.Body
 }
 
-// PDFText is the part of a [Text] that only a PDF has.
-type PDFText struct {
-	// Pages is where each page begins in Text.Body, in order; its length is the page count.
+// Text is what an engine read of a PDF: the text a reader sees, laid out as docs/pdf.md
+// says, and where in it each page begins.
+type Text struct {
+	// Body is the text of every page, in reading order, whitespace folded to single spaces.
+	Body string
+	// Pages is where each page begins in Body, in order; its length is the page count.
 	Pages []PageStart
 	// Extractor names the engine that read the PDF and its version.
 	Extractor string
@@ -39,13 +41,11 @@ type PDFText struct {
 	// Glyphs maps Body back to the characters PDFium read it from, in order of Offset (see
 	// GlyphsIn); nil for the text of another engine. AltGlyphs maps Alt.
 	Glyphs, AltGlyphs []GlyphRun
-	// body is Body, which Glyphs maps.
-	body string
 }
 
 // PageAt returns the number of the page that holds byte offset off of the text's Body (of
-// Alt when alt is true); 0 for a nil PDFText (a web page).
-func (p *PDFText) PageAt(off int, alt bool) int {
+// Alt when alt is true); 0 for a nil Text (a web page, for a caller that reads both).
+func (p *Text) PageAt(off int, alt bool) int {
 	if p == nil {
 		return 0
 	}
@@ -63,9 +63,8 @@ func (p *PDFText) PageAt(off int, alt bool) int {
 	return n
 }
 
-// Errors of the PDF extractors, besides [ErrNoText] (no page has any words) and
-// [ErrTruncated]. Each is wrapped with the details; a verifier maps all of them to
-// unreachable, never not_found.
+// Errors of the PDF engines. Each is wrapped with the details; a verifier maps all of them
+// to unreachable, never not_found.
 var (
 	// ErrEncrypted: the PDF needs a password to be opened.
 	ErrEncrypted = errors.New("the PDF is encrypted: it needs a password to be read")
@@ -73,62 +72,49 @@ var (
 	ErrScanned = errors.New("the PDF has no text layer: its pages are images (a scan, perhaps), which this program does not read")
 	// ErrDamaged: the PDF cannot be decoded, or only after repairing a broken structure.
 	ErrDamaged = errors.New("the PDF is damaged and cannot be decoded with confidence")
-	// ErrLimit: reading the PDF went past one of the limits of [PDFLimits].
+	// ErrLimit: reading the PDF went past one of the limits of [Limits].
 	ErrLimit = errors.New("reading the PDF went past a limit")
 )
 
-// PDFLimits bound the reading of one PDF document by one extractor. A document that goes
+// Limits bound the reading of one PDF document by one extractor. A document that goes
 // past any of them fails with an error wrapping [ErrLimit]; nothing of it is matched.
-type PDFLimits struct {
-	// Time is how long one document may take to read. Default [DefaultPDFTime].
+type Limits struct {
+	// Time is how long one document may take to read. Default [DefaultTime].
 	Time time.Duration
 	// Memory is the most memory the engine may use for one document, the PDF's own bytes
-	// included. Default [DefaultPDFMemory].
+	// included. Default [DefaultMemory].
 	Memory int64
-	// Pages is the most pages read. Default [DefaultPDFPages].
+	// Pages is the most pages read. Default [DefaultPages].
 	Pages int
-	// Text is the most bytes of text kept from one document. Default [DefaultPDFText].
+	// Text is the most bytes of text kept from one document. Default [DefaultText].
 	Text int
 }
 
-// Defaults of [PDFLimits] and the fetch cap of a PDF body.
+// Defaults of [Limits].
 const (
-	DefaultMaxPDFBytes = 50 << 20
-	DefaultPDFTime     = 30 * time.Second
-	DefaultPDFMemory   = 768 << 20
-	DefaultPDFPages    = 2000
-	DefaultPDFText     = 32 << 20
+	DefaultTime   = 30 * time.Second
+	DefaultMemory = 768 << 20
+	DefaultPages  = 2000
+	DefaultText   = 32 << 20
 )
 
-// DefaultPDFLimits are the limits of [ExtractPDFium] and [ExtractPDFText].
-var DefaultPDFLimits = PDFLimits{Time: DefaultPDFTime, Memory: DefaultPDFMemory, Pages: DefaultPDFPages, Text: DefaultPDFText}
+// DefaultLimits are the limits of [ExtractPDFium] and [ExtractPDFText].
+var DefaultLimits = Limits{Time: DefaultTime, Memory: DefaultMemory, Pages: DefaultPages, Text: DefaultText}
 
-func (l PDFLimits) withDefaults() PDFLimits {
+func (l Limits) withDefaults() Limits {
 	if l.Time <= 0 {
-		l.Time = DefaultPDFTime
+		l.Time = DefaultTime
 	}
 	if l.Memory <= 0 {
-		l.Memory = DefaultPDFMemory
+		l.Memory = DefaultMemory
 	}
 	if l.Pages <= 0 {
-		l.Pages = DefaultPDFPages
+		l.Pages = DefaultPages
 	}
 	if l.Text <= 0 {
-		l.Text = DefaultPDFText
+		l.Text = DefaultText
 	}
 	return l
-}
-
-// IsPDF reports whether a body with this content type is read as a PDF: the type is
-// application/pdf (or its old x-pdf form) or a generic binary type
-// (application/octet-stream, binary/octet-stream, none), and the body has the PDF
-// signature "%PDF-" within its first 1024 bytes, where readers look for it.
-func IsPDF(contentType string, body []byte) bool {
-	if contentType != "" && !mayBePDF(contentType) {
-		return false
-	}
-	head := body[:min(len(body), 1024)]
-	return bytes.Contains(head, []byte("%PDF-"))
 }
 
 // pdfPages is what an engine read from a PDF: each page's fragments of text, in the engine's
@@ -196,11 +182,11 @@ type Glyph struct{ Page, Char int }
 // order, whitespace left out. ok is false when the text has no map to its characters (an
 // engine other than PDFium) or when a rune of the span other than whitespace stands for no
 // character.
-func (p *PDFText) GlyphsIn(start, end int, alt bool) (glyphs []Glyph, ok bool) {
+func (p *Text) GlyphsIn(start, end int, alt bool) (glyphs []Glyph, ok bool) {
 	if p == nil {
 		return nil, false
 	}
-	text, runs := p.body, p.Glyphs
+	text, runs := p.Body, p.Glyphs
 	if alt {
 		text, runs = p.Alt, p.AltGlyphs
 	}
@@ -427,12 +413,12 @@ func placeRow(bandp *[]*pdfColumn, row []pdfFrag) bool {
 //   - lines are joined with a space, except a word hyphenated at a line end ("veri-" /
 //     "fication"), which is joined without its hyphen, unless the document spells that
 //     word with the hyphen elsewhere and never without. When the document does not tell,
-//     the hyphen is dropped in Body and kept in PDF.Alt, so both readings can be matched;
-//     the space between two lines that a column gap separates is recorded in PDF.Breaks
-//     (PDF.AltBreaks), and no word is joined across it;
-//   - each page's start is kept in PDF.Pages; pages are joined as lines are (a word
+//     the hyphen is dropped in Body and kept in Alt, so both readings can be matched;
+//     the space between two lines that a column gap separates is recorded in Breaks
+//     (AltBreaks), and no word is joined across it;
+//   - each page's start is kept in Pages; pages are joined as lines are (a word
 //     hyphenated across a page break is joined too);
-//   - for PDFium, PDF.Glyphs maps the text back to the characters it was read from.
+//   - for PDFium, Glyphs maps the text back to the characters it was read from.
 //
 // It fails with [ErrScanned] when no page holds a letter or digit.
 func layoutText(p pdfPages) (Text, error) {
@@ -452,7 +438,7 @@ func layoutText(p pdfPages) (Text, error) {
 	dropEdges(pages)
 	words := wordSet(pages)
 	body := joinPages(pages, words, false)
-	t := Text{Body: body.text, PDF: &PDFText{Pages: body.starts, Extractor: p.extractor, Breaks: body.breaks, Glyphs: body.glyphs, body: body.text}}
+	t := Text{Body: body.text, Pages: body.starts, Extractor: p.extractor, Breaks: body.breaks, Glyphs: body.glyphs}
 	if strings.IndexFunc(t.Body, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0 {
 		return t, fmt.Errorf("%w (%d pages, none with words)", ErrScanned, len(pages))
 	}
@@ -463,7 +449,7 @@ func layoutText(p pdfPages) (Text, error) {
 	}
 	if body.ambiguous {
 		alt := joinPages(pages, words, true)
-		t.PDF.Alt, t.PDF.AltPages, t.PDF.AltBreaks, t.PDF.AltGlyphs = alt.text, alt.starts, alt.breaks, alt.glyphs
+		t.Alt, t.AltPages, t.AltBreaks, t.AltGlyphs = alt.text, alt.starts, alt.breaks, alt.glyphs
 	}
 	return t, nil
 }

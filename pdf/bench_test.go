@@ -1,4 +1,4 @@
-package fetch
+package pdf
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"evidenceledger/fetch"
+
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/requests"
 )
@@ -23,27 +25,30 @@ var pdfCorpusPrinted = []string{"ars-1", "ebb-org", "heise", "lemonde-1", "lwn-1
 // of PDF, pages/s, and the ratio to the floor: the same five documents read as HTML by
 // ExtractTokens, in the same run.
 //
-//	go test ./fetch -run XXX -bench PDFCorpus -benchtime 5x
+//	go test ./pdf -run XXX -bench PDFCorpus -benchtime 5x
 func BenchmarkPDFCorpus(b *testing.B) {
 	var pdfs, pages [][]byte
 	var pdfBytes, htmlBytes, pageCount int
 	for _, n := range pdfCorpusPrinted {
 		p := readPDFFile(b, n+".pdf")
 		pdfs, pdfBytes = append(pdfs, p), pdfBytes+len(p)
-		h := readCorpus(b, n+".html")
+		h, err := os.ReadFile(filepath.Join("../testdata/corpus", n+".html"))
+		if err != nil {
+			b.Fatalf("read corpus page %s: %v", n, err)
+		}
 		pages, htmlBytes = append(pages, h), htmlBytes+len(h)
-		txt, err := ExtractPDFium(p, "application/pdf")
+		txt, err := ExtractPDFium(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		pageCount += len(txt.PDF.Pages)
+		pageCount += len(txt.Pages)
 	}
 	var floorNs float64
 	b.Run("floor-html-tokens", func(b *testing.B) {
 		b.SetBytes(int64(htmlBytes))
 		for b.Loop() {
 			for _, h := range pages {
-				if _, err := ExtractTokens(h, "text/html"); err != nil {
+				if _, err := fetch.ExtractTokens(h, "text/html"); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -55,7 +60,7 @@ func BenchmarkPDFCorpus(b *testing.B) {
 			b.SetBytes(int64(pdfBytes))
 			for b.Loop() {
 				for _, p := range pdfs {
-					if _, err := e.extract(p, DefaultPDFLimits); err != nil {
+					if _, err := e.extract(p, DefaultLimits); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -83,7 +88,7 @@ func TestPDFPeakMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ExtractPDFium(pdf, ""); err != nil { // the engine is compiled once, outside the measure
+	if _, err := ExtractPDFium(pdf); err != nil { // the engine is compiled once, outside the measure
 		t.Fatal(err)
 	}
 	before := residentKiB(t)
@@ -103,7 +108,7 @@ func TestPDFPeakMemory(t *testing.T) {
 			}
 		}
 	}()
-	if _, err := ExtractPDFium(pdf, ""); err != nil {
+	if _, err := ExtractPDFium(pdf); err != nil {
 		t.Fatal(err)
 	}
 	close(stop)
@@ -111,8 +116,8 @@ func TestPDFPeakMemory(t *testing.T) {
 	t.Logf("PDFium, %s (%d KiB): resident memory grew by %d KiB at its peak", filepath.Base(largest), size>>10, peak-before)
 
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe)
-	cmd.Env = []string{pdfWorkerEnv + "=1", "EVIDENCELEDGER_PDF_MEMORY=" + strconv.FormatInt(DefaultPDFMemory, 10)}
+	cmd := exec.Command(exe, workerArg)
+	cmd.Env = []string{pdfWorkerEnv + "=1", "EVIDENCELEDGER_PDF_MEMORY=" + strconv.FormatInt(DefaultMemory, 10)}
 	cmd.Stdin = bytes.NewReader(pdf)
 	out, err := cmd.Output()
 	if err != nil {
@@ -124,8 +129,8 @@ func TestPDFPeakMemory(t *testing.T) {
 	}
 	rss := reply.PeakKiB
 	t.Logf("ledongthuc/pdf worker, %s: peak resident memory %d KiB (the whole process)", filepath.Base(largest), rss)
-	if peak-before > DefaultPDFMemory>>10 || rss > DefaultPDFMemory>>10 {
-		t.Errorf("past the %d MiB limit", DefaultPDFMemory>>20)
+	if peak-before > DefaultMemory>>10 || rss > DefaultMemory>>10 {
+		t.Errorf("past the %d MiB limit", DefaultMemory>>20)
 	}
 }
 
@@ -147,13 +152,13 @@ func residentKiB(t testing.TB) int64 {
 
 // BenchmarkPDFInk measures the ink check against the extraction, in the same run: the found
 // quotes of testdata/pdf/quotes.tsv in the five printed corpus PDFs are confirmed with
-// CheckPDFInk, all the quotes of a document in one call ("ink", as a check run confirms the
+// CheckInk, all the quotes of a document in one call ("ink", as a check run confirms the
 // quotes of one URL), or the first quote of each document alone ("ink-one"). Each is
 // compared with reading the five PDFs with ExtractPDFium ("extract"), and with reading them
 // as this package did before the ink rules ("before": each page's text in one call, no
 // boxes, legacyPDFium). The figures are milliseconds per round and their ratios.
 //
-//	go test ./fetch -run XXX -bench PDFInk -benchtime 3x
+//	go test ./pdf -run XXX -bench PDFInk -benchtime 3x
 func BenchmarkPDFInk(b *testing.B) {
 	var pdfs [][]byte
 	quotes := make([][][]Glyph, len(pdfCorpusPrinted)) // per document, each quote's characters
@@ -165,7 +170,7 @@ func BenchmarkPDFInk(b *testing.B) {
 	for d, n := range pdfCorpusPrinted {
 		p := readPDFFile(b, n+".pdf")
 		pdfs = append(pdfs, p)
-		txt, err := ExtractPDFium(p, "application/pdf")
+		txt, err := ExtractPDFium(p)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -178,7 +183,7 @@ func BenchmarkPDFInk(b *testing.B) {
 			if i < 0 {
 				b.Fatalf("%s: %q is not in the text", n, cols[3])
 			}
-			g, ok := txt.PDF.GlyphsIn(i, i+len(cols[3]), false)
+			g, ok := txt.GlyphsIn(i, i+len(cols[3]), false)
 			if !ok {
 				b.Fatalf("%s: no glyphs for %q", n, cols[3])
 			}
@@ -200,7 +205,7 @@ func BenchmarkPDFInk(b *testing.B) {
 		*d += time.Since(start)
 	}
 	confirm := func(p []byte, qs [][]Glyph) error {
-		reps, err := CheckPDFInk(p, qs)
+		reps, err := CheckInk(p, qs)
 		for _, r := range reps {
 			if err == nil && !r.Seen() {
 				err = fmt.Errorf("a corpus quote is not seen: %+v", r)
@@ -211,7 +216,7 @@ func BenchmarkPDFInk(b *testing.B) {
 	for b.Loop() {
 		for d, p := range pdfs {
 			timed(&before, func() error { _, err := legacyPDFium(p); return err })
-			timed(&extract, func() error { _, err := ExtractPDFium(p, "application/pdf"); return err })
+			timed(&extract, func() error { _, err := ExtractPDFium(p); return err })
 			timed(&ink, func() error { return confirm(p, quotes[d]) })
 			timed(&inkOne, func() error { return confirm(p, quotes[d][:1]) })
 		}
@@ -232,7 +237,7 @@ func BenchmarkPDFInk(b *testing.B) {
 // one call, split at PDFium's line ends, laid out without places on the page.
 func legacyPDFium(body []byte) (Text, error) {
 	var lines [][]string
-	err := runPDFium(body, DefaultPDFLimits, "read", func(inst pdfium.Pdfium) error {
+	err := runPDFium(body, DefaultLimits, "read", func(inst pdfium.Pdfium) error {
 		doc, err := inst.OpenDocument(&requests.OpenDocument{File: &body})
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package fetch
+package pdf
 
 import (
 	"context"
@@ -30,15 +30,15 @@ const NamePDFium = "pdfium"
 const pdfiumInstances = 2
 
 // ExtractPDFium reads the text of a PDF with PDFium (Chrome's PDF engine) compiled to
-// WebAssembly and run by wazero, within [DefaultPDFLimits]: each document gets a fresh
+// WebAssembly and run by wazero, within [DefaultLimits]: each document gets a fresh
 // engine instance whose memory cannot grow past the limit, that sees no file system, and
 // that is stopped when the time is up. Scripts in the PDF are never run and embedded files
 // never opened. The text is laid out as described in docs/pdf.md.
 //
-// Errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]. contentType is not
-// read: the caller has decided the body is a PDF (see [IsPDF]).
-func ExtractPDFium(body []byte, contentType string) (Text, error) {
-	return extractPDFium(body, DefaultPDFLimits)
+// Errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]. The caller has
+// decided the body is a PDF (the fetcher's rule, by content type and signature).
+func ExtractPDFium(body []byte) (Text, error) {
+	return extractPDFium(body, DefaultLimits)
 }
 
 var pdfiumPools = struct {
@@ -55,7 +55,7 @@ var pdfiumPools = struct {
 // compile takes seconds (about 3 s on one core of a 2-core machine, ten times that under the
 // race detector), so a server calls this at start rather than make its first PDF wait.
 func WarmPDFium() (time.Duration, error) {
-	if _, err := pdfiumPool(DefaultPDFLimits.withDefaults().Memory); err != nil {
+	if _, err := pdfiumPool(DefaultLimits.withDefaults().Memory); err != nil {
 		return 0, err
 	}
 	pdfiumPools.Lock()
@@ -200,7 +200,7 @@ func leaveEngine() {
 	engineMaps.retired = nil
 }
 
-func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
+func extractPDFium(body []byte, limits Limits) (Text, error) {
 	var pages pdfPages
 	err := runPDFium(body, limits, "read", func(inst pdfium.Pdfium) (err error) {
 		pages, err = readPDFium(inst, body, limits.withDefaults())
@@ -216,7 +216,7 @@ func extractPDFium(body []byte, limits PDFLimits) (Text, error) {
 // its memory): the instance is killed when the time is up, and a work that fails after the
 // instance's memory grew to its limit fails with ErrLimit. what says what the work does, for
 // the errors ("read", "render").
-func runPDFium(body []byte, limits PDFLimits, what string, work func(pdfium.Pdfium) error) error {
+func runPDFium(body []byte, limits Limits, what string, work func(pdfium.Pdfium) error) error {
 	limits = limits.withDefaults()
 	if int64(len(body)) >= limits.Memory {
 		return fmt.Errorf("%w: the PDF is %d bytes, more than the %d bytes of memory its reading may use", ErrLimit, len(body), limits.Memory)
@@ -261,7 +261,7 @@ func runPDFium(body []byte, limits PDFLimits, what string, work func(pdfium.Pdfi
 }
 
 // readPDFium reads every page's lines with one engine instance.
-func readPDFium(inst pdfium.Pdfium, body []byte, limits PDFLimits) (pdfPages, error) {
+func readPDFium(inst pdfium.Pdfium, body []byte, limits Limits) (pdfPages, error) {
 	out := pdfPages{extractor: pdfiumVersion}
 	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &body})
 	if err != nil {

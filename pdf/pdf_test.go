@@ -1,10 +1,9 @@
-package fetch
+package pdf
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,103 +24,12 @@ func readPDFFile(t testing.TB, name string) []byte {
 	return b
 }
 
-func TestIsPDF(t *testing.T) {
-	tests := []struct {
-		desc, contentType string
-		body              string
-		want              bool
-	}{
-		{"application/pdf", "application/pdf", "%PDF-1.7\n", true},
-		{"application/pdf that is not a PDF", "application/pdf", "<html>", false},
-		{"old x-pdf", "application/x-pdf; name=a.pdf", "%PDF-1.4", true},
-		{"octet-stream sniffed", "application/octet-stream", "%PDF-1.5\n%\xe2\xe3", true},
-		{"octet-stream with junk before the signature, as readers allow", "application/octet-stream", "\r\n\r\n%PDF-1.5", true},
-		{"octet-stream that is not a PDF", "application/octet-stream", "PK\x03\x04", false},
-		{"no type, sniffed", "", "%PDF-1.7", true},
-		{"HTML that mentions %PDF- is HTML", "text/html", "%PDF-1.7", false},
-		{"signature past 1024 bytes", "application/octet-stream", strings.Repeat(" ", 1024) + "%PDF-1.7", false},
-	}
-	for _, tc := range tests {
-		if got := IsPDF(tc.contentType, []byte(tc.body)); got != tc.want {
-			t.Errorf("%s: IsPDF = %v, want %v", tc.desc, got, tc.want)
-		}
-	}
-}
-
-// TestFetchPDF: a PDF is fetched under its own cap, sent as application/pdf or as a generic
-// binary type; a PDF over the cap is cut, and a PDF cut is never read.
-func TestFetchPDF(t *testing.T) {
-	pdf := readPDFFile(t, "report.pdf")
-	s := newSite(t, nil)
-	serve := func(path, ct string, body []byte) {
-		s.mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
-			if ct != "" {
-				w.Header().Set("Content-Type", ct)
-			}
-			w.Write(body)
-		})
-	}
-	serve("/report.pdf", "application/pdf", pdf)
-	serve("/download", "application/octet-stream", pdf)
-	serve("/unlabelled", "", pdf)
-	serve("/zip", "application/octet-stream", []byte("PK\x03\x04 not a pdf"))
-	serve("/big.html", "text/html", bytes.Repeat([]byte("<p>words</p>"), 2000))
-	tests := []struct {
-		desc, path    string
-		cfg           func(*Config)
-		wantKind      Kind
-		wantTruncated bool
-	}{
-		{desc: "application/pdf", path: "/report.pdf"},
-		{desc: "octet-stream that is a PDF", path: "/download"},
-		{desc: "no content type, sniffed", path: "/unlabelled"},
-		{desc: "octet-stream that is not a PDF", path: "/zip", wantKind: KindUnsupportedType},
-		{desc: "a PDF exactly at its cap is whole", path: "/report.pdf", cfg: func(c *Config) { c.MaxPDFBytes = int64(len(pdf)); c.MaxBytes = 100 }},
-		{desc: "a PDF one byte past its cap is cut", path: "/report.pdf", cfg: func(c *Config) { c.MaxPDFBytes = int64(len(pdf) - 1) }, wantTruncated: true},
-		{desc: "a sniffed PDF past its cap is cut", path: "/download", cfg: func(c *Config) { c.MaxPDFBytes = 1000 }, wantTruncated: true},
-		{desc: "the HTML cap is not the PDF cap", path: "/big.html", cfg: func(c *Config) { c.MaxBytes = 1000 }, wantTruncated: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.desc, func(t *testing.T) {
-			cfg := testConfig()
-			if tc.cfg != nil {
-				tc.cfg(&cfg)
-			}
-			res, err := New(cfg).Fetch(context.Background(), s.URL+tc.path)
-			if tc.wantKind != 0 {
-				if KindOf(err) != tc.wantKind {
-					t.Fatalf("error %v, want kind %s", err, tc.wantKind)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Truncated != tc.wantTruncated {
-				t.Fatalf("truncated %v, want %v (%d bytes)", res.Truncated, tc.wantTruncated, len(res.Body))
-			}
-			if !strings.HasSuffix(tc.path, ".html") {
-				txt, err := res.Extract(ExtractPDFText)
-				if tc.wantTruncated {
-					if !errors.Is(err, ErrTruncated) || txt.Body != "" {
-						t.Errorf("a cut PDF gave %q, %v; want no text and ErrTruncated", txt.Body, err)
-					}
-					return
-				}
-				if err != nil || !strings.Contains(txt.Body, "the third highest since records began") {
-					t.Errorf("text %q, %v", txt.Body, err)
-				}
-			}
-		})
-	}
-}
-
 // TestPDFLimits holds each limit at the limit (read) and one past it (ErrLimit), for both
 // engines.
 func TestPDFLimits(t *testing.T) {
 	pdf := readPDFFile(t, "report.pdf")
 	for _, e := range pdfEngines {
-		full, err := e.extract(pdf, DefaultPDFLimits)
+		full, err := e.extract(pdf, DefaultLimits)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,15 +40,15 @@ func TestPDFLimits(t *testing.T) {
 		}
 		tests := []struct {
 			desc   string
-			limits PDFLimits
+			limits Limits
 			ok     bool
 		}{
-			{"pages at the limit", PDFLimits{Pages: 3}, true},
-			{"pages past the limit", PDFLimits{Pages: 2}, false},
-			{"text at the limit", PDFLimits{Text: lines}, true},
-			{"text past the limit", PDFLimits{Text: lines - 1}, false},
-			{"memory: the PDF itself past the limit", PDFLimits{Memory: int64(len(pdf))}, false},
-			{"time past the limit", PDFLimits{Time: time.Microsecond}, false},
+			{"pages at the limit", Limits{Pages: 3}, true},
+			{"pages past the limit", Limits{Pages: 2}, false},
+			{"text at the limit", Limits{Text: lines}, true},
+			{"text past the limit", Limits{Text: lines - 1}, false},
+			{"memory: the PDF itself past the limit", Limits{Memory: int64(len(pdf))}, false},
+			{"time past the limit", Limits{Time: time.Microsecond}, false},
 		}
 		for _, tc := range tests {
 			txt, err := e.extract(pdf, tc.limits)
@@ -158,7 +66,7 @@ func TestPDFLimits(t *testing.T) {
 func engineText(engine string, pdf []byte) (int, error) {
 	var pages pdfPages
 	if engine == NamePDFium {
-		pool, err := pdfiumPool(DefaultPDFMemory)
+		pool, err := pdfiumPool(DefaultMemory)
 		if err != nil {
 			return 0, err
 		}
@@ -167,12 +75,12 @@ func engineText(engine string, pdf []byte) (int, error) {
 			return 0, err
 		}
 		defer inst.Close()
-		pages, err = readPDFium(inst, pdf, DefaultPDFLimits)
+		pages, err = readPDFium(inst, pdf, DefaultLimits)
 		if err != nil {
 			return 0, err
 		}
 	} else {
-		r := readPDFText(pdf, DefaultPDFLimits)
+		r := readPDFText(pdf, DefaultLimits)
 		pages.pages = r.Pages
 	}
 	n := 0
@@ -199,14 +107,14 @@ func TestPDFCorpusText(t *testing.T) {
 				continue
 			}
 			want, _ := os.ReadFile(n)
-			txt, err := e.extract(readPDFFile(t, base+".pdf"), DefaultPDFLimits)
+			txt, err := e.extract(readPDFFile(t, base+".pdf"), DefaultLimits)
 			if err != nil {
 				t.Errorf("%s: %s: %v", e.name, base, err)
 				continue
 			}
 			checkPDFMaps(t, e.name, txt)
 			share := wordShare(withoutRunning(string(want)), txt.Body)
-			t.Logf("%s: %s: %d pages, %d%% of poppler's words", e.name, base, len(txt.PDF.Pages), share)
+			t.Logf("%s: %s: %d pages, %d%% of poppler's words", e.name, base, len(txt.Pages), share)
 			if share < 95 {
 				t.Errorf("%s: %s: only %d%% of the reader's words", e.name, base, share)
 			}
@@ -224,7 +132,7 @@ func TestPDFCorpusText(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, e := range pdfEngines {
-			_, err := e.extract(readPDFFile(t, c.file), DefaultPDFLimits)
+			_, err := e.extract(readPDFFile(t, c.file), DefaultLimits)
 			if want := c.want[e.name]; (want == nil) != (err == nil) || (want != nil && !errors.Is(err, want)) {
 				t.Errorf("%s: %s: error %v, want %v", e.name, c.file, err, want)
 			}
@@ -320,13 +228,13 @@ func TestLayoutText(t *testing.T) {
 			if txt.Body != tc.body {
 				t.Errorf("body %q\nwant %q", txt.Body, tc.body)
 			}
-			if txt.PDF.Alt != tc.alt {
-				t.Errorf("alt %q, want %q", txt.PDF.Alt, tc.alt)
+			if txt.Alt != tc.alt {
+				t.Errorf("alt %q, want %q", txt.Alt, tc.alt)
 			}
 			if tc.starts != nil {
 				for i, s := range tc.starts {
-					if txt.PDF.Pages[i].Offset != s || txt.PDF.Pages[i].Number != i+1 {
-						t.Errorf("page %d starts at %+v, want offset %d", i+1, txt.PDF.Pages[i], s)
+					if txt.Pages[i].Offset != s || txt.Pages[i].Number != i+1 {
+						t.Errorf("page %d starts at %+v, want offset %d", i+1, txt.Pages[i], s)
 					}
 				}
 			}
@@ -384,9 +292,9 @@ func FuzzPDF(f *testing.F) {
 		}
 	}
 	f.Add(onePage("", "", "", helloContent))
-	limits := PDFLimits{Time: 5 * time.Second, Memory: 128 << 20, Pages: 50, Text: 1 << 20}
+	limits := Limits{Time: 5 * time.Second, Memory: 128 << 20, Pages: 50, Text: 1 << 20}
 	// PDFium is compiled once per process, before the first input is timed by the fuzzer.
-	if _, err := extractPDFium(onePage("", "", "", helloContent), PDFLimits{Memory: limits.Memory}); err != nil {
+	if _, err := extractPDFium(onePage("", "", "", helloContent), Limits{Memory: limits.Memory}); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, pdf []byte) {
@@ -404,12 +312,12 @@ func FuzzPDF(f *testing.F) {
 			if !utf8.ValidString(txt.Body) || strings.ContainsAny(txt.Body, "\ufffe\x02\u00adﬁﬂ\n\r\t") {
 				t.Fatalf("%s: body %q holds what layout removes", e.name, txt.Body)
 			}
-			if len(txt.PDF.Pages) == 0 || len(txt.PDF.Pages) > limits.Pages {
-				t.Fatalf("%s: %d pages", e.name, len(txt.PDF.Pages))
+			if len(txt.Pages) == 0 || len(txt.Pages) > limits.Pages {
+				t.Fatalf("%s: %d pages", e.name, len(txt.Pages))
 			}
-			for i, p := range txt.PDF.Pages {
-				if p.Number != i+1 || p.Offset > len(txt.Body) || (i > 0 && p.Offset < txt.PDF.Pages[i-1].Offset) {
-					t.Fatalf("%s: page starts %+v", e.name, txt.PDF.Pages)
+			for i, p := range txt.Pages {
+				if p.Number != i+1 || p.Offset > len(txt.Body) || (i > 0 && p.Offset < txt.Pages[i-1].Offset) {
+					t.Fatalf("%s: page starts %+v", e.name, txt.Pages)
 				}
 			}
 			checkPDFMaps(t, e.name, txt)
@@ -429,7 +337,7 @@ func checkPDFMaps(t *testing.T, engine string, txt Text) {
 		breaks []int
 		runs   []GlyphRun
 		alt    bool
-	}{{txt.Body, txt.PDF.Breaks, txt.PDF.Glyphs, false}, {txt.PDF.Alt, txt.PDF.AltBreaks, txt.PDF.AltGlyphs, true}} {
+	}{{txt.Body, txt.Breaks, txt.Glyphs, false}, {txt.Alt, txt.AltBreaks, txt.AltGlyphs, true}} {
 		for i, b := range reading.breaks {
 			if b < 0 || b >= len(reading.body) || reading.body[b] != ' ' || (i > 0 && b <= reading.breaks[i-1]) {
 				t.Fatalf("%s: break %d at %d of %q", engine, i, b, reading.body)
@@ -437,13 +345,13 @@ func checkPDFMaps(t *testing.T, engine string, txt Text) {
 		}
 		end := 0
 		for _, r := range reading.runs {
-			if r.Offset < end || r.End <= r.Offset || r.End > len(reading.body) || r.Char < 0 || r.Page < 1 || r.Page > len(txt.PDF.Pages) {
+			if r.Offset < end || r.End <= r.Offset || r.End > len(reading.body) || r.Char < 0 || r.Page < 1 || r.Page > len(txt.Pages) {
 				t.Fatalf("%s: glyph run %+v after %d in a text of %d bytes", engine, r, end, len(reading.body))
 			}
 			end = r.End
 		}
 		if engine == NamePDFium && reading.body != "" {
-			if _, ok := txt.PDF.GlyphsIn(0, len(reading.body), reading.alt); !ok {
+			if _, ok := txt.GlyphsIn(0, len(reading.body), reading.alt); !ok {
 				t.Fatalf("%s: a rune of the text maps to no character: %q", engine, reading.body)
 			}
 		}
@@ -455,12 +363,12 @@ func checkPDFMaps(t *testing.T, engine string, txt Text) {
 // memory is given back only once no engine code runs), and the pool keeps serving.
 func TestPDFiumKilledMidRead(t *testing.T) {
 	pdf := readPDFFile(t, "report.pdf")
-	if _, err := extractPDFium(pdf, DefaultPDFLimits); err != nil {
+	if _, err := extractPDFium(pdf, DefaultLimits); err != nil {
 		t.Fatal(err) // compiles the module before the clock matters
 	}
 	var stopped, read int
 	for i := range 60 {
-		limits := DefaultPDFLimits
+		limits := DefaultLimits
 		limits.Time = time.Duration(1+i%20) * time.Millisecond
 		switch _, err := extractPDFium(pdf, limits); {
 		case err == nil:
@@ -474,7 +382,7 @@ func TestPDFiumKilledMidRead(t *testing.T) {
 	if stopped == 0 {
 		t.Fatalf("no read was stopped by its limit (%d read): the test did not test the kill", read)
 	}
-	if _, err := extractPDFium(pdf, DefaultPDFLimits); err != nil {
+	if _, err := extractPDFium(pdf, DefaultLimits); err != nil {
 		t.Fatalf("after %d killed reads: %v", stopped, err)
 	}
 	t.Logf("%d reads stopped at their limit, %d finished", stopped, read)

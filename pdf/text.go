@@ -1,4 +1,4 @@
-package fetch
+package pdf
 
 import (
 	"bytes"
@@ -22,21 +22,21 @@ const NamePDFText = "ledongthuc-pdf"
 // with every document it reads (a test keeps the two equal).
 const pdfTextModuleVersion = "v0.0.0-20260907135840-6c8c28e0e8a0"
 
-// pdfWorkerEnv, when set in a process's environment, makes that process a PDF worker (see
-// pdf_worker.go): the program runs itself to read a PDF in a process of its own.
+// pdfWorkerEnv is set in a PDF worker's environment, beside its argument workerArg (see
+// [IsWorker]): the program runs itself to read a PDF in a process of its own.
 const pdfWorkerEnv = "EVIDENCELEDGER_PDF_WORKER"
 
 // ExtractPDFText reads the text of a PDF with github.com/ledongthuc/pdf (pure Go), within
-// [DefaultPDFLimits]. The engine runs in a child process (this same program, started again
+// [DefaultLimits]. The engine runs in a child process (this same program, started again
 // with nothing of its parent's environment), so that a hostile document cannot take the
 // program's memory or time: the child's writable memory is capped at the memory limit, its
 // stack bounded, and it is killed when the time is up; at most two run at once. A crash of
 // the child is an error, never a result. The text is laid out as described in docs/pdf.md.
 //
-// Errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]. contentType is not
-// read: the caller has decided the body is a PDF (see [IsPDF]).
-func ExtractPDFText(body []byte, contentType string) (Text, error) {
-	return extractPDFText(body, DefaultPDFLimits)
+// Errors wrap [ErrEncrypted], [ErrScanned], [ErrDamaged] or [ErrLimit]. The caller has
+// decided the body is a PDF (the fetcher's rule, by content type and signature).
+func ExtractPDFText(body []byte) (Text, error) {
+	return extractPDFText(body, DefaultLimits)
 }
 
 // workerReply is what a PDF worker writes on its standard output.
@@ -73,7 +73,7 @@ var selfPath = sync.OnceValues(os.Executable)
 // turn, within their time limit.
 var pdfWorkers = make(chan struct{}, pdfiumInstances)
 
-func extractPDFText(body []byte, limits PDFLimits) (Text, error) {
+func extractPDFText(body []byte, limits Limits) (Text, error) {
 	limits = limits.withDefaults()
 	if int64(len(body)) >= limits.Memory {
 		return Text{}, fmt.Errorf("%w: the PDF is %d bytes, more than the %d bytes of memory its reading may use", ErrLimit, len(body), limits.Memory)
@@ -90,7 +90,7 @@ func extractPDFText(body []byte, limits PDFLimits) (Text, error) {
 	case <-ctx.Done():
 		return Text{}, fmt.Errorf("%w: no PDF worker was free within %s", ErrLimit, limits.Time)
 	}
-	cmd := exec.CommandContext(ctx, exe)
+	cmd := exec.CommandContext(ctx, exe, workerArg)
 	cmd.Env = []string{
 		pdfWorkerEnv + "=1",
 		"EVIDENCELEDGER_PDF_MEMORY=" + strconv.FormatInt(limits.Memory, 10),
@@ -127,7 +127,7 @@ func extractPDFText(body []byte, limits PDFLimits) (Text, error) {
 
 // workerCrash says why a PDF worker ended without an answer: out of memory (its address
 // space is capped), a stack too deep, or another crash; none of them is a result.
-func workerCrash(err error, stderr string, limits PDFLimits) error {
+func workerCrash(err error, stderr string, limits Limits) error {
 	last := strings.TrimSpace(stderr)
 	if i := strings.IndexByte(last, '\n'); i >= 0 {
 		last = last[:i]

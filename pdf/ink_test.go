@@ -1,4 +1,4 @@
-package fetch
+package pdf
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var updateInk = flag.Bool("update", false, "rewrite testdata/pdf/ink from the drawings in pdf_ink_test.go")
+var updateInk = flag.Bool("update", false, "rewrite testdata/pdf/ink from the drawings in ink_test.go")
 
 const inkDir = "../testdata/pdf/ink"
 
@@ -155,7 +155,7 @@ func (c inkCase) pdf() []byte {
 // TestInkPDFs -update rewrites it).
 func TestInkPDFs(t *testing.T) {
 	var tsv bytes.Buffer
-	tsv.WriteString("# name\tseen|hidden\tquote\twhat it is (written by go test ./fetch -run TestInkPDFs -update)\n")
+	tsv.WriteString("# name\tseen|hidden\tquote\twhat it is (written by go test ./pdf -run TestInkPDFs -update)\n")
 	for _, c := range inkCases {
 		want := "hidden"
 		if c.seen {
@@ -178,7 +178,7 @@ func compareOrWrite(t *testing.T, name string, b []byte) {
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(got, b) {
-		t.Errorf("%s differs from its drawing (%v): run go test ./fetch -run TestInkPDFs -update", path, err)
+		t.Errorf("%s differs from its drawing (%v): run go test ./pdf -run TestInkPDFs -update", path, err)
 	}
 }
 
@@ -193,9 +193,9 @@ type quoteSpan struct {
 func findQuote(txt Text, quote string) []quoteSpan {
 	var out []quoteSpan
 	for _, alt := range []bool{false, true} {
-		body, breaks := txt.Body, txt.PDF.Breaks
+		body, breaks := txt.Body, txt.Breaks
 		if alt {
-			body, breaks = txt.PDF.Alt, txt.PDF.AltBreaks
+			body, breaks = txt.Alt, txt.AltBreaks
 		}
 		for from := 0; body != ""; {
 			i := strings.Index(body[from:], quote)
@@ -224,7 +224,7 @@ func TestInkCases(t *testing.T) {
 		pdf := c.pdf()
 		for _, e := range pdfEngines {
 			t.Run(c.name+"/"+e.name, func(t *testing.T) {
-				txt, err := e.extract(pdf, DefaultPDFLimits)
+				txt, err := e.extract(pdf, DefaultLimits)
 				if err != nil {
 					t.Fatalf("%s: %v", c.desc, err)
 				}
@@ -238,11 +238,11 @@ func TestInkCases(t *testing.T) {
 				if found && e.name == NamePDFium {
 					seen = false
 					for _, q := range places {
-						glyphs, ok := txt.PDF.GlyphsIn(q.start, q.end, q.alt)
+						glyphs, ok := txt.GlyphsIn(q.start, q.end, q.alt)
 						if !ok || len(glyphs) == 0 {
 							t.Fatalf("no glyphs for the quote at %d-%d of %q", q.start, q.end, txt.Body)
 						}
-						reps, err := CheckPDFInk(pdf, [][]Glyph{glyphs})
+						reps, err := CheckInk(pdf, [][]Glyph{glyphs})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -324,7 +324,7 @@ func TestInkShareOfCorpus(t *testing.T) {
 	least, chars := 1.0, 0
 	for _, n := range pdfCorpusPrinted {
 		pdf := readPDFFile(t, n+".pdf")
-		txt, err := ExtractPDFium(pdf, "application/pdf")
+		txt, err := ExtractPDFium(pdf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -338,13 +338,13 @@ func TestInkShareOfCorpus(t *testing.T) {
 			if len(places) == 0 {
 				t.Fatalf("%s: %q is not in the text", n, cols[3])
 			}
-			g, ok := txt.PDF.GlyphsIn(places[0].start, places[0].end, false)
+			g, ok := txt.GlyphsIn(places[0].start, places[0].end, false)
 			if !ok {
 				t.Fatalf("%s: no glyphs for %q", n, cols[3])
 			}
 			quotes = append(quotes, g)
 		}
-		reps, err := CheckPDFInk(pdf, quotes)
+		reps, err := CheckInk(pdf, quotes)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// listedPackage is what `go list -deps -json` says of one package.
+type listedPackage struct {
+	ImportPath string
+	Standard   bool
+	Imports    []string
+	Deps       []string
+}
+
+// listPackages runs `go list -deps -json ./...` at the module root and returns every package
+// it lists, the module's and their dependencies, by import path.
+func listPackages(t *testing.T) map[string]listedPackage {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-json", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := map[string]listedPackage{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list output: %v", err)
+		}
+		pkgs[p.ImportPath] = p
+	}
+	return pkgs
+}
+
+const module = "evidenceledger/"
+
+// ours reports whether an import path is a package of this module.
+func ours(path string) bool { return strings.HasPrefix(path, module) }
+
+// ioPackages are the packages that reach the outside world; the pure packages import none,
+// directly or through another package of ours. SQL drivers are matched by name.
+var ioPackages = []string{"net", "net/http", "database/sql", "os/exec"}
+
+func isIO(path string) bool {
+	return slices.Contains(ioPackages, path) || strings.Contains(path, "sqlite") || strings.Contains(path, "/pq") || strings.Contains(path, "mysql")
+}
+
+// allowedImports is DESIGN.md §3's imports column: for each of our packages (a folder and
+// what is below it, longest prefix first), the packages of ours it may import. A package
+// the table does not name fails the test, so a new package must be placed in it.
+var allowedImports = []struct {
+	prefix string
+	may    []string
+}{
+	{"evidence/match", []string{"evidence"}},
+	{"evidence", nil},
+	{"match", []string{"evidence"}},
+	{"chain", nil},
+	{"migrations", nil},
+	{"fetch", nil},
+	{"pdf", nil},
+	{"verify", []string{"evidence", "evidence/match", "match", "fetch", "pdf", "verify"}},
+	{"gate", []string{"evidence", "evidence/match", "match", "verify", "gate"}},
+	{"ledger", []string{"evidence", "migrations", "chain", "ledger"}},
+	{"replica", []string{"ledger", "replica"}}, // replication beside the store: Litestream is linked only here
+	{"web", []string{"evidence", "evidence/match", "match", "ledger", "verify", "chain", "web"}},
+	{"cmd", nil}, // cmd may import everything
+	{"scripts", []string{}},
+}
+
+// rule returns the entry of allowedImports for one of our packages.
+func rule(rel string) (may []string, all, found bool) {
+	for _, r := range allowedImports {
+		if rel == r.prefix || strings.HasPrefix(rel, r.prefix+"/") {
+			return r.may, r.prefix == "cmd", true
+		}
+	}
+	return nil, false, false
+}
+
+// under reports whether rel is the package prefix or below it.
+func under(rel, prefix string) bool { return rel == prefix || strings.HasPrefix(rel, prefix+"/") }
+
+// TestLayout holds the packages to DESIGN.md §3: no package imports one above it in the
+// table (web is imported by the binary alone, cmd by nobody), the pure packages (evidence, the matcher,
+// chain) reach no I/O package through any package of ours, and the memory-write gate's
+// path from cmd/ledger does not reach web.
+func TestLayout(t *testing.T) {
+	pkgs := listPackages(t)
+	var checked int
+	for path, p := range pkgs {
+		if !ours(path) {
+			continue
+		}
+		rel := strings.TrimPrefix(path, module)
+		may, all, found := rule(rel)
+		if !found {
+			t.Errorf("package %s is not in DESIGN.md §3's table (allowedImports)", rel)
+			continue
+		}
+		checked++
+		for _, imp := range p.Imports {
+			if !ours(imp) {
+				continue
+			}
+			irel := strings.TrimPrefix(imp, module)
+			if under(irel, "cmd") || under(irel, "web") && !under(rel, "web") && !all {
+				t.Errorf("%s imports %s: only the binary imports web, and nothing imports cmd", rel, irel)
+			}
+			if all || under(irel, rel) {
+				continue
+			}
+			if !slices.ContainsFunc(may, func(m string) bool { return under(irel, m) }) {
+				t.Errorf("%s imports %s; DESIGN.md §3 lets it import only %v", rel, irel, may)
+			}
+		}
+	}
+	if checked < 8 {
+		t.Fatalf("only %d packages of ours listed; go list found too little", checked)
+	}
+
+	// The pure packages: none of them, nor any package of ours they depend on, imports an
+	// I/O package. A third-party dependency is not held to it (golang.org/x/net/publicsuffix
+	// links net/http for the type of a cookie jar interface only): it is logged.
+	pure := 0
+	for path, p := range pkgs {
+		rel := strings.TrimPrefix(path, module)
+		if !ours(path) || !(under(rel, "evidence") || under(rel, "match") || under(rel, "chain")) {
+			continue
+		}
+		pure++
+		for _, dep := range append([]string{path}, p.Deps...) {
+			if !ours(dep) {
+				continue
+			}
+			for _, imp := range pkgs[dep].Imports {
+				if isIO(imp) {
+					t.Errorf("pure package %s reaches I/O package %s through %s", rel, imp, strings.TrimPrefix(dep, module))
+				}
+			}
+		}
+		for _, dep := range p.Deps {
+			if isIO(dep) {
+				t.Logf("%s links %s through a third-party dependency", rel, dep)
+			}
+		}
+	}
+	if pure == 0 {
+		t.Fatal("no pure package (evidence, the matcher, chain) listed")
+	}
+
+	// The gate's path: cmd/ledger's gate subcommand uses package gate when it exists, which
+	// must not reach web.
+	if g, ok := pkgs[module+"gate"]; ok {
+		for _, dep := range g.Deps {
+			if under(strings.TrimPrefix(dep, module), "web") {
+				t.Errorf("package gate reaches %s", dep)
+			}
+		}
+	} else {
+		t.Log("no gate package yet: the memory-write gate still lives in verify and web (issue 24)")
+	}
+}
