@@ -267,6 +267,98 @@ func TestWitnessCosignsCheckpoints(t *testing.T) {
 	if err == nil || fw.known != 5 {
 		t.Fatalf("the witness cosigned a fork (%v, known %d)", err, fw.known)
 	}
+
+}
+
+// TestWitnessForkAtEqualSize: a witness that cosigned the honest ledger at size N is asked
+// by a fork of the same size N. The 409 names the ledger's own size; the client must resend
+// with "old N" so that the witness compares the roots, and report the fork, naming the
+// witness. A witness holding a larger size than the ledger is reported by name and not
+// asked again until the ledger reaches that size.
+func TestWitnessForkAtEqualSize(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	s, err := ledger.Open(ctx, data, ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddUser(ctx, "system", "alice", ledger.RoleOperator); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// A copy at size 2, before the two ledgers go different ways.
+	fork := t.TempDir()
+	for _, name := range []string{"ledger.db", "signing.key"} {
+		b, err := os.ReadFile(filepath.Join(data, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(fork, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err = ledger.Open(ctx, data, ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f, err := ledger.Open(ctx, fork, ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := s.AddUser(ctx, "system", "bob", ledger.RoleAuditor); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.AddUser(ctx, "system", "mallory", ledger.RoleOperator); err != nil {
+		t.Fatal(err)
+	}
+	hcp, err := s.Checkpoint(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fcp, err := f.Checkpoint(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hcp.Size != fcp.Size || hcp.Root == fcp.Root {
+		t.Fatalf("the two ledgers should differ at equal size: %d %d", hcp.Size, fcp.Size)
+	}
+	set, err := s.Keys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, wkey := liteWitness(t, hcp.Origin, set.Keys[0].NoteKey)
+	w, _ := parseWitness(url + "=" + wkey)
+	if err := w.send(ctx, s); err != nil || w.cosigned != hcp.Size {
+		t.Fatalf("the honest ledger: %v (cosigned %d)", err, w.cosigned)
+	}
+	fw, _ := parseWitness(url + "=" + wkey)
+	err = fw.send(ctx, f)
+	t.Logf("the fork at equal size: %v", err)
+	if err == nil || !strings.Contains(err.Error(), url) || !strings.Contains(err.Error(), "fork") {
+		t.Fatalf("a fork at the witness's own size was not reported, naming the witness: %v", err)
+	}
+	if cp, _ := f.Checkpoint(ctx); strings.Contains(string(cp.Note), "witness.test/w1") {
+		t.Fatal("the fork's checkpoint was cosigned")
+	}
+
+	// The witness moves on with the honest ledger; the fork, now smaller, hears a larger size.
+	if _, err := s.AddUser(ctx, "system", "carol", ledger.RoleAuditor); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.send(ctx, s); err != nil {
+		t.Fatalf("the honest ledger, later: %v", err)
+	}
+	lw, _ := parseWitness(url + "=" + wkey)
+	err = lw.send(ctx, f)
+	t.Logf("a witness holding a larger size: %v", err)
+	if err == nil || !strings.Contains(err.Error(), url) || !strings.Contains(err.Error(), "size 4") {
+		t.Fatalf("a 409 with a larger size was not reported naming the witness and its size: %v", err)
+	}
+	if lw.known != 4 {
+		t.Fatalf("the client did not keep the witness's size: %d", lw.known)
+	}
 }
 
 // TestWitnessAnswerLimit: an answer longer than witnessMaxAnswer is cut there, so it holds
