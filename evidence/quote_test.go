@@ -252,3 +252,26 @@ func TestInnerQuotesAtTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteLengthAtTheLimit pins the design's minimum: a quote needs 12 letters or digits
+// (spaces and punctuation do not count), so weakening MinQuoteLen fails here.
+func TestQuoteLengthAtTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		quote string
+		ok    bool
+	}{
+		{"abcdef ghijk", false},     // 11 letters, 12 runes with the space
+		{"abcdef ghijkl", true},     // 12 letters
+		{"ab, cd. ef; gh!", false},  // 8 letters among punctuation
+		{"rose 12 % in 2019", true}, // 12 letters and digits
+		{"   ", false},
+	} {
+		_, err := QuoteParts(c.quote)
+		if (err == nil) != c.ok {
+			t.Errorf("QuoteParts(%q): err %v, want ok=%v", c.quote, err, c.ok)
+		}
+		if !c.ok && !errors.Is(err, ErrNoQuote) {
+			t.Errorf("QuoteParts(%q): %v does not wrap ErrNoQuote", c.quote, err)
+		}
+	}
+}

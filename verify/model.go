@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
@@ -253,8 +252,8 @@ func parseVerdict(content string, j *evidence.SupportJudgement) error {
 // page: a model cannot invent evidence.
 func evidenceOnPage(page *PageText, sentences []string) error {
 	for i, s := range sentences {
-		if utf8.RuneCountInString(strings.TrimSpace(s)) < evidence.MinQuoteLen {
-			return fmt.Errorf("%w: evidence sentence %d (%q) is too short to be looked for on the page", errOffSchema, i+1, s)
+		if _, err := evidence.QuoteParts(s); err != nil {
+			return fmt.Errorf("%w: evidence sentence %d (%q) cannot be looked for on the page: %v", errOffSchema, i+1, s, err)
 		}
 		m, err := page.Match(s)
 		if err != nil || !m.Found {

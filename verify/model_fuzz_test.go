@@ -70,6 +70,9 @@ func FuzzModelReply(f *testing.F) {
 			t.Fatalf("an accepted answer is off its schema: %+v", j)
 		}
 		for _, e := range j.Evidence {
+			if _, err := evidence.QuoteParts(e); err != nil {
+				t.Fatalf("accepted evidence %q is not a checkable quote: %v", e, err)
+			}
 			if m, err := MatchQuote(page.Body, e); err != nil || !m.Found {
 				t.Fatalf("accepted evidence %q is not on the page", e)
 			}

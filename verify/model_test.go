@@ -536,3 +536,16 @@ func TestModelBudgetSpentMidCitation(t *testing.T) {
 		t.Errorf("seam %+v, want a disagreement", out.Seam)
 	}
 }
+
+// TestEvidenceSentenceIsAQuote: a model's evidence sentence is held to the same rule as a
+// researcher's quote (evidence.QuoteParts): twelve runes that hold fewer than twelve letters or
+// digits are refused, even where the words are on the page.
+func TestEvidenceSentenceIsAQuote(t *testing.T) {
+	page := NewPageText("Results: a, b, c, d, e. The council approved the budget on Monday.")
+	if err := evidenceOnPage(page, []string{"a, b, c, d, e."}); !errors.Is(err, errOffSchema) {
+		t.Errorf("a 14-rune sentence of 5 letters was accepted as evidence: %v", err)
+	}
+	if err := evidenceOnPage(page, []string{"The council approved the budget on Monday."}); err != nil {
+		t.Errorf("a sentence on the page was refused: %v", err)
+	}
+}
