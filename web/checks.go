@@ -27,22 +27,6 @@ type CheckJobs interface {
 // errNoChecker answers 503: the server was built without check jobs.
 var errNoChecker = errors.New("checking is not set up on this server")
 
-func init() {
-	statuses = append(statuses,
-		struct {
-			err    error
-			status int
-		}{verify.ErrNoBatch, http.StatusNotFound},
-		struct {
-			err    error
-			status int
-		}{errNoChecker, http.StatusServiceUnavailable},
-		struct {
-			err    error
-			status int
-		}{verify.ErrStopping, http.StatusServiceUnavailable})
-}
-
 // checkRoutes registers the routes of check jobs (docs/verification.md):
 //
 //	POST /api/batches/{id}/check   operators; optional {"recheck":true}; 202 {"job":"..."}

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"strings"
 
+	"evidenceledger/evidence"
 	"evidenceledger/ledger"
+	"evidenceledger/verify"
 )
 
 // errNoRoute answers 404 for an unknown API path.
@@ -17,11 +19,19 @@ var errNoRoute = errors.New("no such route")
 // errMethod answers 405: the path exists, but not for this method.
 var errMethod = errors.New("method not allowed")
 
-// statuses maps domain errors to HTTP statuses; the first match wins.
+// statuses maps domain errors to HTTP statuses, in one list; the first match wins, so an
+// error that wraps a more general kind comes before it (errTooLarge and the research errors
+// wrap ledger.ErrInvalid). TestEverySentinelHasOneStatus holds that every entry is reached by
+// its own error.
 var statuses = []struct {
 	err    error
 	status int
 }{
+	{errTooLarge, http.StatusRequestEntityTooLarge},
+	{errMediaType, http.StatusUnsupportedMediaType},
+	{evidence.ErrNotText, http.StatusUnsupportedMediaType},
+	{evidence.ErrNothingUsable, http.StatusUnprocessableEntity},
+	{evidence.ErrBadResearch, http.StatusBadRequest},
 	{ledger.ErrUnauthenticated, http.StatusUnauthorized},
 	{errForbidden, http.StatusForbidden},
 	{ledger.ErrInvalid, http.StatusBadRequest},
@@ -31,6 +41,9 @@ var statuses = []struct {
 	{ledger.ErrConflict, http.StatusConflict},
 	{ledger.ErrDiskFull, http.StatusInsufficientStorage},
 	{ledger.ErrReadOnly, http.StatusServiceUnavailable},
+	{verify.ErrNoBatch, http.StatusNotFound},
+	{errNoChecker, http.StatusServiceUnavailable},
+	{verify.ErrStopping, http.StatusServiceUnavailable},
 }
 
 // Error answers err as JSON {"error":"..."} with the status its kind maps to. An error of no

@@ -39,20 +39,6 @@ var (
 	errMediaType = errors.New("unsupported media type")
 )
 
-func init() {
-	// Before the ledger's kinds: these errors also wrap ledger.ErrInvalid.
-	statuses = append([]struct {
-		err    error
-		status int
-	}{
-		{errTooLarge, http.StatusRequestEntityTooLarge},
-		{errMediaType, http.StatusUnsupportedMediaType},
-		{evidence.ErrNotText, http.StatusUnsupportedMediaType},
-		{evidence.ErrNothingUsable, http.StatusUnprocessableEntity},
-		{evidence.ErrBadResearch, http.StatusBadRequest},
-	}, statuses...)
-}
-
 // intakeRoutes registers the routes of research intake (docs/intake.md):
 //
 //	POST /api/research                  paste research: text/plain or text/markdown body, or JSON
