@@ -1,7 +1,7 @@
 // Package fetch fetches public web pages and reads their visible text, for checking quotes
 // at their source.
 //
-// A [Fetcher] opens only what is public (DESIGN.md §2, law 2):
+// A [Fetcher] opens only what is public (docs/design.md §2, law 2):
 //
 //   - http and https only, no credentials in the URL, ports 80 and 443 (Config.Ports);
 //   - every address actually dialled is checked in the dialer's Control hook, after name

@@ -21,7 +21,7 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// maxRedirects is the most redirect hops a fetch follows (DESIGN.md §2, law 2).
+// maxRedirects is the most redirect hops a fetch follows (docs/design.md §2, law 2).
 const maxRedirects = 3
 
 // pageAccept is the Accept header of a request for a page (and for robots.txt).

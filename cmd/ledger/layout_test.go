@@ -60,7 +60,7 @@ func isIO(path string) bool {
 	return slices.Contains(ioPackages, path) || strings.Contains(path, "sqlite") || strings.Contains(path, "/pq") || strings.Contains(path, "mysql")
 }
 
-// allowedImports is DESIGN.md §3's imports column: for each of our packages (a folder and
+// allowedImports is docs/design.md §3's imports column: for each of our packages (a folder and
 // what is below it, longest prefix first), the packages of ours it may import. A package
 // the table does not name fails the test, so a new package must be placed in it.
 var allowedImports = []struct {
@@ -96,7 +96,7 @@ func rule(rel string) (may []string, all, found bool) {
 // under reports whether rel is the package prefix or below it.
 func under(rel, prefix string) bool { return rel == prefix || strings.HasPrefix(rel, prefix+"/") }
 
-// TestLayout holds the packages to DESIGN.md §3: no package imports one above it in the
+// TestLayout holds the packages to docs/design.md §3: no package imports one above it in the
 // table (web is imported by the binary alone, cmd by nobody), the pure packages (evidence, the matcher,
 // chain) reach no I/O package through any package of ours, and the memory-write gate's
 // path from cmd/ledger does not reach web.
@@ -110,7 +110,7 @@ func TestLayout(t *testing.T) {
 		rel := strings.TrimPrefix(path, module)
 		may, all, found := rule(rel)
 		if !found {
-			t.Errorf("package %s is not in DESIGN.md §3's table (allowedImports)", rel)
+			t.Errorf("package %s is not in docs/design.md §3's table (allowedImports)", rel)
 			continue
 		}
 		checked++
@@ -126,7 +126,7 @@ func TestLayout(t *testing.T) {
 				continue
 			}
 			if !slices.ContainsFunc(may, func(m string) bool { return under(irel, m) }) {
-				t.Errorf("%s imports %s; DESIGN.md §3 lets it import only %v", rel, irel, may)
+				t.Errorf("%s imports %s; docs/design.md §3 lets it import only %v", rel, irel, may)
 			}
 		}
 	}
