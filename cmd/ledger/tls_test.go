@@ -71,8 +71,9 @@ func TestServeTLS(t *testing.T) {
 		}
 	})
 	base := stderr.waitFor(t, regexp.MustCompile(`serving on (https://127\.0\.0\.1:\d+)`), done)[1]
-	if !strings.Contains(stderr.String(), base+"/setup?token=") {
-		t.Errorf("the first-run link is not https: %s", stderr.String())
+	// The first-run link is written on the line after "serving on": wait for it, then read it.
+	if link := stderr.waitFor(t, regexp.MustCompile(`\s(\S+)/setup\?token=`), done)[1]; link != base {
+		t.Errorf("the first-run link is not %s but %s: %s", base, link, stderr.String())
 	}
 	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 	resp, err := c.Get(base + "/healthz")
