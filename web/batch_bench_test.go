@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"evidenceledger/ledger"
 )
 
 // BenchmarkBatchPage10k measures the batch page and its progress poll (the htmx fragment
@@ -21,27 +20,14 @@ func BenchmarkBatchPage10k(b *testing.B) {
 		batch  string
 	}
 	open := func(n int) batchCase {
-		ctx := context.Background()
-		st, err := ledger.Open(ctx, b.TempDir(), ledger.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { st.Close() })
-		if _, err := st.AddUserWithPassword(ctx, "system", "olga", ledger.RoleOperator, opPassword); err != nil {
-			b.Fatal(err)
-		}
+		st := operatorLedger(b)
 		importClaims(b, st, 1, n)
-		bs, err := st.Batches(ctx)
+		bs, err := st.Batches(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
-		sess, err := st.SignIn(ctx, "olga", opPassword)
-		if err != nil {
-			b.Fatal(err)
-		}
-		srv := httptest.NewServer(New(Config{Ledger: st}))
-		b.Cleanup(srv.Close)
-		return batchCase{srv: srv, cookie: &http.Cookie{Name: sessionCookie, Value: sess.ID}, batch: bs[0].ID}
+		srv, cookie := serveOperator(b, st)
+		return batchCase{srv: srv, cookie: cookie, batch: bs[0].ID}
 	}
 	get := func(b *testing.B, bc batchCase, query string, htmx bool) {
 		req, _ := http.NewRequest("GET", bc.srv.URL+"/batches/"+bc.batch+query, nil)

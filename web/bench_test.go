@@ -14,6 +14,35 @@ import (
 	"evidenceledger/ledger"
 )
 
+// operatorLedger opens a fresh ledger in a temp folder with the operator olga; it is closed
+// when the benchmark ends.
+func operatorLedger(b *testing.B) *ledger.Store {
+	b.Helper()
+	ctx := context.Background()
+	st, err := ledger.Open(ctx, b.TempDir(), ledger.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	if _, err := st.AddUserWithPassword(ctx, "system", "olga", ledger.RoleOperator, opPassword); err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// serveOperator signs olga in and serves st over loopback; it returns the server and her
+// session cookie.
+func serveOperator(b *testing.B, st *ledger.Store) (*httptest.Server, *http.Cookie) {
+	b.Helper()
+	sess, err := st.SignIn(context.Background(), "olga", opPassword)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(New(Config{Ledger: st}))
+	b.Cleanup(srv.Close)
+	return srv, &http.Cookie{Name: sessionCookie, Value: sess.ID}
+}
+
 // BenchmarkPages measures whole pages over loopback for a signed-in operator, with a batch
 // of 50 claims in the ledger.
 func BenchmarkPages(b *testing.B) {
@@ -84,27 +113,14 @@ func BenchmarkClaimsFirstPage100k(b *testing.B) {
 		ids    []string
 	}
 	open := func(batches, n int) ledgerCase {
-		ctx := context.Background()
-		st, err := ledger.Open(ctx, b.TempDir(), ledger.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { st.Close() })
-		if _, err := st.AddUserWithPassword(ctx, "system", "olga", ledger.RoleOperator, opPassword); err != nil {
-			b.Fatal(err)
-		}
-		token, err := st.AddUser(ctx, "system", "arno", ledger.RoleAuditor)
+		st := operatorLedger(b)
+		token, err := st.AddUser(context.Background(), "system", "arno", ledger.RoleAuditor)
 		if err != nil {
 			b.Fatal(err)
 		}
 		ids := importClaims(b, st, batches, n)
-		sess, err := st.SignIn(ctx, "olga", opPassword)
-		if err != nil {
-			b.Fatal(err)
-		}
-		srv := httptest.NewServer(New(Config{Ledger: st}))
-		b.Cleanup(srv.Close)
-		return ledgerCase{srv: srv, cookie: &http.Cookie{Name: sessionCookie, Value: sess.ID}, token: token, ids: ids}
+		srv, cookie := serveOperator(b, st)
+		return ledgerCase{srv: srv, cookie: cookie, token: token, ids: ids}
 	}
 	get := func(b *testing.B, lc ledgerCase, path string) {
 		req, _ := http.NewRequest("GET", lc.srv.URL+path, nil)
