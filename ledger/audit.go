@@ -558,6 +558,9 @@ func (s *Store) AuditWith(ctx context.Context, opts AuditOptions) (Report, error
 			return Report{}, fmt.Errorf("audit: compare table %s: %w", t.name, err)
 		}
 	}
+	if err := checkRollups(ctx, rtx, stored); err != nil {
+		return Report{}, fmt.Errorf("audit: %w", err)
+	}
 	root := c.root()
 	if want != nil && want.Size <= c.events {
 		checkConsistency(ctx, rtx, want, c.events, root, stored)
@@ -653,7 +656,7 @@ func checkTriggers(ctx context.Context, stored *sql.Tx, fresh *sql.DB, probs *pr
 		if _, ok := have[name]; ok {
 			what = "was changed"
 		}
-		probs.add(0, "triggers", "trigger %s, which keeps its table append-only, %s behind the program's back; the table could be rewritten meanwhile (opening the ledger for writing restores it)", name, what)
+		probs.add(0, "triggers", "trigger or view %s of the migrations %s behind the program's back; the table it keeps append-only, or the counts it keeps, could be wrong meanwhile (opening the ledger for writing restores it and rebuilds the counts)", name, what)
 	}
 	return nil
 }

@@ -128,46 +128,39 @@ func loadBatches(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read batches: %w", err)
 	}
-	counts := []struct {
-		q   string
-		add func(c *BatchCounts, key string, n int)
-	}{
-		{"SELECT c.batch, c.status, count(*) FROM claims c JOIN batches b ON b.id = c.batch WHERE " + where + " GROUP BY c.batch, c.status",
-			func(c *BatchCounts, k string, n int) { c.ClaimsByStatus[evidence.Status(k)] = n; c.Claims += n }},
-		{"SELECT c.batch, CASE c.strength WHEN '' THEN 'none' ELSE c.strength END, count(*) FROM claims c JOIN batches b ON b.id = c.batch WHERE " + where + " GROUP BY 1, 2",
-			func(c *BatchCounts, k string, n int) { c.ClaimsByStrength[k] = n }},
-		{"SELECT c.batch, ct.status, count(*) FROM citations ct JOIN claims c ON c.id = ct.claim JOIN batches b ON b.id = c.batch WHERE " + where + " GROUP BY c.batch, ct.status",
-			func(c *BatchCounts, k string, n int) { c.CitationsByStatus[evidence.Status(k)] = n; c.Citations += n }},
-		{`SELECT batch, '', count(DISTINCT seam) FROM (
-			SELECT c.batch, sc.seam FROM seam_claims sc JOIN claims c ON c.id = sc.claim JOIN batches b ON b.id = c.batch WHERE ` + where + `
-			UNION SELECT c.batch, sct.seam FROM seam_citations sct JOIN citations ct ON ct.id = sct.citation JOIN claims c ON c.id = ct.claim JOIN batches b ON b.id = c.batch WHERE ` + where + `
-		) x JOIN seams s ON s.id = x.seam AND s.state = 'open' GROUP BY batch`,
-			func(c *BatchCounts, _ string, n int) { c.OpenSeams = n }},
+	// The counts are rows of batch_counts (migrations/0011_batch_counts.sql), kept by
+	// triggers: the read costs the rows a batch shows, not the claims it holds.
+	rows, err = tx.QueryContext(ctx, "SELECT bc.batch, bc.facet, bc.key, bc.n FROM batch_counts bc JOIN batches b ON b.id = bc.batch WHERE "+where+" AND bc.facet IN ('claim_status', 'claim_strength', 'tally', 'open_seams')", args...)
+	if err != nil {
+		return nil, fmt.Errorf("count batches: %w", err)
 	}
-	for i, cq := range counts {
-		qargs := args
-		if i == len(counts)-1 {
-			qargs = append(append([]any{}, args...), args...)
-		}
-		rows, err := tx.QueryContext(ctx, cq.q, qargs...)
-		if err != nil {
+	defer rows.Close()
+	for rows.Next() {
+		var id, facet, key string
+		var n int
+		if err := rows.Scan(&id, &facet, &key, &n); err != nil {
 			return nil, fmt.Errorf("count batches: %w", err)
 		}
-		for rows.Next() {
-			var id, key string
-			var n int
-			if err := rows.Scan(&id, &key, &n); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("count batches: %w", err)
-			}
-			if i, ok := byID[id]; ok {
-				cq.add(&out[i].Counts, key, n)
-			}
+		i, ok := byID[id]
+		if !ok {
+			continue
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("count batches: %w", err)
+		c := &out[i].Counts
+		switch facet {
+		case "claim_status":
+			c.ClaimsByStatus[evidence.Status(key)] = n
+			c.Claims += n
+		case "claim_strength":
+			c.ClaimsByStrength[key] = n
+		case "tally":
+			c.CitationsByStatus[tallyStatus(key)] += n
+			c.Citations += n
+		case "open_seams":
+			c.OpenSeams = n
 		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count batches: %w", err)
 	}
 	return out, nil
 }
@@ -182,6 +175,19 @@ const (
 	TallyUnchecked    = "unchecked"     // reported, checkable, never checked
 )
 
+// tallyStatus is the status of the citations of a tally kind: each kind is of one status.
+func tallyStatus(kind string) evidence.Status {
+	switch kind {
+	case TallyFound:
+		return evidence.StatusFound
+	case TallyNotFound:
+		return evidence.StatusNotFound
+	case TallyUnreachable:
+		return evidence.StatusUnreachable
+	}
+	return evidence.StatusReported
+}
+
 // CitationTally counts the citations of a batch of one kind and, for TallyNotFound and
 // TallyUnreachable, one note (empty for the other kinds).
 type CitationTally struct {
@@ -190,10 +196,10 @@ type CitationTally struct {
 	N    int
 }
 
-// BatchTallies counts the citations of batch by kind and note, by one SQL aggregate over the
-// batch's claims and their citations (the indexes of UNIQUE (batch, position) and UNIQUE
-// (claim, position)): it reads no citation into memory, so its cost grows with the rows it
-// answers (one per kind, and one per distinct note of the citations not found or
+// BatchTallies counts the citations of batch by kind and note. It reads the batch's rows of
+// batch_counts, which triggers keep in the transaction of every change (the kinds are defined
+// once, by the view citation_facts of migrations/0011_batch_counts.sql): its cost grows with
+// the rows it answers (one per kind, and one per distinct note of the citations not found or
 // unreachable), not with the batch. It fails, wrapping [ErrNotFound], when there is no
 // batch with that id.
 func (s *Store) BatchTallies(ctx context.Context, batch string) ([]CitationTally, error) {
@@ -209,16 +215,7 @@ func (s *Store) BatchTallies(ctx context.Context, batch string) ([]CitationTally
 		}
 		return nil, fmt.Errorf("count the citations of batch %s: %w", batch, err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT kind, note, count(*) FROM (
-		SELECT CASE
-			WHEN ct.status = 'found_at_source' THEN 'found'
-			WHEN ct.status IN ('not_found', 'unreachable') THEN ct.status
-			WHEN ct.last_check IS NULL AND ct.note != '' THEN 'not_checkable'
-			WHEN ct.last_check IS NOT NULL OR EXISTS (SELECT 1 FROM seam_citations sc JOIN seams s ON s.id = sc.seam AND s.state = 'open' WHERE sc.citation = ct.id) THEN 'waiting'
-			ELSE 'unchecked' END AS kind,
-			CASE WHEN ct.status IN ('not_found', 'unreachable') THEN ct.note ELSE '' END AS note
-		FROM claims c JOIN citations ct ON ct.claim = c.id WHERE c.batch = ?
-	) GROUP BY kind, note ORDER BY kind, note`, batch)
+	rows, err := tx.QueryContext(ctx, "SELECT key, note, n FROM batch_counts WHERE batch = ? AND facet = 'tally' ORDER BY key, note", batch)
 	if err != nil {
 		return nil, fmt.Errorf("count the citations of batch %s: %w", batch, err)
 	}

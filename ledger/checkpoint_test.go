@@ -533,7 +533,7 @@ func TestTriggersDroppedAreReportedAndRestored(t *testing.T) {
 		}
 	}
 	all := strings.Join(named, "\n")
-	if len(named) != 3 || !strings.Contains(all, "events_no_update, which keeps its table append-only, was dropped") || !strings.Contains(all, "blobs_no_delete, which keeps its table append-only, was changed") {
+	if len(named) != 3 || !strings.Contains(all, "events_no_update of the migrations was dropped") || !strings.Contains(all, "blobs_no_delete of the migrations was changed") {
 		t.Fatalf("trigger problems: %v", named)
 	}
 	s.Close()

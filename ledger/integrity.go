@@ -7,11 +7,11 @@ import (
 	"sort"
 )
 
-// schemaTriggers returns the triggers of db's main schema, by name, with their SQL.
+// schemaTriggers returns the triggers and views of db's main schema, by name, with their SQL.
 func schemaTriggers(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }) (map[string]string, error) {
-	rows, err := q.QueryContext(ctx, "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger'")
+	rows, err := q.QueryContext(ctx, "SELECT name, sql FROM sqlite_schema WHERE type IN ('trigger', 'view')")
 	if err != nil {
 		return nil, fmt.Errorf("read triggers: %w", err)
 	}
@@ -27,8 +27,9 @@ func schemaTriggers(ctx context.Context, q interface {
 	return out, rows.Err()
 }
 
-// wantedTriggers returns the triggers the migrations make (those that keep the events, blobs,
-// checkpoints and cosignatures append-only), read from a fresh in-memory database, so that
+// wantedTriggers returns the triggers and views the migrations make (those that keep the
+// events, blobs, checkpoints and cosignatures append-only, and those that keep the batch
+// counts of migrations/0011_batch_counts.sql), read from a fresh in-memory database, so that
 // the migrations stay their one definition.
 func wantedTriggers(ctx context.Context) (map[string]string, error) {
 	db, err := sql.Open("sqlite", "file::memory:")
@@ -81,9 +82,16 @@ func restoreTriggers(ctx context.Context, db *sql.DB) error {
 		if _, err := tx.ExecContext(ctx, `DROP TRIGGER IF EXISTS "`+name+`"`); err != nil {
 			return fmt.Errorf("restore trigger %s: %w", name, err)
 		}
+		if _, err := tx.ExecContext(ctx, `DROP VIEW IF EXISTS "`+name+`"`); err != nil {
+			return fmt.Errorf("restore view %s: %w", name, err)
+		}
 		if _, err := tx.ExecContext(ctx, want[name]); err != nil {
 			return fmt.Errorf("restore trigger %s: %w", name, err)
 		}
+	}
+	// What the rollups' triggers missed or miscounted while one was gone.
+	if err := rebuildRollups(ctx, tx); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

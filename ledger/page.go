@@ -218,9 +218,16 @@ func (s *Store) ClaimsPage(ctx context.Context, f ClaimFilter, p Page) (ClaimPag
 	}
 	defer tx.Rollback()
 	// CROSS JOIN keeps batches the outer loop, so the page is read in index order
-	// (batches by seq, claims by batch and position) and stops at the limit.
-	ids, cur, err := pageIDs(ctx, tx, list{name: "claim", from: "FROM batches b CROSS JOIN claims c ON c.batch = b.id",
-		keyFrom: "FROM claims c JOIN batches b ON b.id = c.batch", id: "c.id", keys: []string{"b.seq", "c.position"}, where: where, args: args}, p)
+	// (batches by seq, claims by batch and position) and stops at the limit. Within one
+	// batch the order is the claims' position alone: the keyset is then a range of the index
+	// UNIQUE (batch, position), and a page of a batch of any size, and the test for more on
+	// either side of it, read only the rows they need.
+	l := list{name: "claim", from: "FROM batches b CROSS JOIN claims c ON c.batch = b.id",
+		keyFrom: "FROM claims c JOIN batches b ON b.id = c.batch", id: "c.id", keys: []string{"b.seq", "c.position"}, where: where, args: args}
+	if f.Batch != "" {
+		l = list{name: "claim", from: "FROM claims c", id: "c.id", keys: []string{"c.position"}, where: where, args: args}
+	}
+	ids, cur, err := pageIDs(ctx, tx, l, p)
 	if err != nil {
 		return ClaimPage{}, fmt.Errorf("claims: %w", err)
 	}

@@ -184,11 +184,13 @@ func supportQueries(latest string, bySeq map[int64]*CitationView) []detailQuery 
 	}
 }
 
-// loadModelTotals sums the model calls of the latest checks of a batch's citations.
+// loadModelTotals sums the model calls of the latest checks of a batch's citations, from
+// the batch's tally rows of batch_counts (migrations/0011_batch_counts.sql): a few rows
+// however large the batch.
 func loadModelTotals(ctx context.Context, tx *sql.Tx, batch string) (ModelTotals, error) {
 	var t ModelTotals
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(s.calls), 0), coalesce(sum(s.prompt_tokens), 0), coalesce(sum(s.completion_tokens), 0), coalesce(sum(s.latency_ms), 0)
-		FROM supports s JOIN citations ct ON ct.last_check = s.check_seq JOIN claims c ON c.id = ct.claim WHERE c.batch = ?`, batch).
+	err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(calls), 0), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0), coalesce(sum(latency_ms), 0)
+		FROM batch_counts WHERE batch = ? AND facet = 'tally'`, batch).
 		Scan(&t.Calls, &t.PromptTokens, &t.CompletionTokens, &t.LatencyMS)
 	if err != nil {
 		return ModelTotals{}, fmt.Errorf("model totals of batch %s: %w", batch, err)
