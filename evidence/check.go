@@ -17,6 +17,18 @@ type CheckTarget struct {
 	Quote      string `json:"quote"`
 }
 
+// CheckRun is one check of a batch, as a store keeps it while it runs so that a run its
+// process stopped is resumed: the batch, the job running it, who started it, whether it
+// checks every citation again (Recheck), and Since, the chain's head when it began. A
+// citation whose latest check is later than Since was checked by the run.
+type CheckRun struct {
+	Batch   string `json:"batch"`
+	Job     string `json:"job"`
+	Actor   string `json:"actor"`
+	Recheck bool   `json:"recheck"`
+	Since   int64  `json:"since"`
+}
+
 // Checked is the payload of a citation.checked event (docs/events.md): the outcome of one
 // check of one citation. All numbers are integers, as the chain requires.
 type Checked struct {

@@ -36,6 +36,19 @@ func init() {
 // It fails, wrapping [ErrNotFound] and evidence.ErrNoBatch, when the batch does not exist.
 // Together with [Store.RecordCheck] this makes *Store a verify.CheckStore.
 func (s *Store) CitationsToCheck(ctx context.Context, batch string, recheck bool) ([]evidence.CheckTarget, error) {
+	return s.citationsToCheck(ctx, batch, recheck, 0)
+}
+
+// CitationsToResume returns the citations of run's batch that run has yet to check: those
+// [Store.CitationsToCheck] gives for run.Recheck, less those whose latest check is later than
+// run.Since (the run checked them before it was stopped). Together with [Store.BeginCheckRun],
+// [Store.EndCheckRun] and [Store.InterruptedCheckRuns] this makes *Store a verify.RunKeeper.
+func (s *Store) CitationsToResume(ctx context.Context, run evidence.CheckRun) ([]evidence.CheckTarget, error) {
+	return s.citationsToCheck(ctx, run.Batch, run.Recheck, run.Since)
+}
+
+// citationsToCheck is [Store.CitationsToCheck] when since is 0, else [Store.CitationsToResume].
+func (s *Store) citationsToCheck(ctx context.Context, batch string, recheck bool, since int64) ([]evidence.CheckTarget, error) {
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
@@ -50,7 +63,8 @@ func (s *Store) CitationsToCheck(ctx context.Context, batch string, recheck bool
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.text, ct.id, ct.url, ct.quote
 		FROM citations ct JOIN claims c ON c.id = ct.claim
-		WHERE c.batch = ? AND (? OR ct.last_check IS NULL OR ct.status = 'unreachable') ORDER BY c.position, ct.position`, batch, recheck)
+		WHERE c.batch = ? AND (? OR ct.last_check IS NULL OR ct.status = 'unreachable')
+		AND (? = 0 OR ct.last_check IS NULL OR ct.last_check <= ?) ORDER BY c.position, ct.position`, batch, recheck, since, since)
 	if err != nil {
 		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
 	}

@@ -277,7 +277,7 @@ func TestBatchCountsMigratedFromAnOlderLedger(t *testing.T) {
 	if len(drop) == 0 {
 		t.Fatal("no rollup trigger in the schema")
 	}
-	drop = append(drop, "DROP VIEW citation_facts", "DROP TABLE batch_counts", "DROP TABLE citation_rollup", "DROP TABLE seam_batches", "PRAGMA user_version = 10")
+	drop = append(drop, "DROP VIEW citation_facts", "DROP TABLE batch_counts", "DROP TABLE citation_rollup", "DROP TABLE seam_batches", "DROP TABLE check_runs", "PRAGMA user_version = 10")
 	mustExec(t, db, drop...)
 	db.Close()
 

@@ -170,12 +170,29 @@ type JobStatus struct {
 	Error string `json:"error,omitempty"`
 }
 
+// RunKeeper is a store that keeps each job's run while it runs, so that a run its process
+// stopped (SIGTERM past the shutdown grace, kill -9, a crash) is resumed by [Jobs.Resume]
+// without checking again what the run had checked. *ledger.Store implements it.
+type RunKeeper interface {
+	// BeginCheckRun keeps run as its batch's run in progress and returns it as kept: with
+	// Since 0, a new run from the chain's head now; with Since set, a run resumed.
+	BeginCheckRun(ctx context.Context, run evidence.CheckRun) (evidence.CheckRun, error)
+	// EndCheckRun forgets job's run of batch: the run ended by itself.
+	EndCheckRun(ctx context.Context, batch, job string) error
+	// InterruptedCheckRuns returns the runs that began, did not end, and that no job runs.
+	InterruptedCheckRuns(ctx context.Context) ([]evidence.CheckRun, error)
+	// CitationsToResume returns the citations of run's batch that run has yet to check.
+	CitationsToResume(ctx context.Context, run evidence.CheckRun) ([]evidence.CheckTarget, error)
+}
+
 // MaxWait caps how long Jobs.Wait holds a request.
 const MaxWait = 60 * time.Second
 
 // Jobs runs batch checks in the background, one job per batch at a time, and reports their
-// progress. Jobs live in memory: after a restart their ids are gone, and checking the batch
-// again checks what was left (see CheckStore.CitationsToCheck).
+// progress. Jobs live in memory: after a restart their ids are gone. When the store is a
+// [RunKeeper], each job's run is kept in the store while it runs, and [Jobs.Resume] resumes
+// the runs a stopped process left, under new ids; otherwise checking the batch again checks
+// what was left (see CheckStore.CitationsToCheck), and a recheck starts over.
 type Jobs struct {
 	store   CheckStore
 	checker *Checker
@@ -219,6 +236,44 @@ func NewJobs(store CheckStore, checker *Checker, workers int) *Jobs {
 // Once [Jobs.Shutdown] or [Jobs.Close] began, Start fails with [ErrStopping], even for a
 // batch whose job runs.
 func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
+	return j.start(evidence.CheckRun{Batch: batch, Actor: actor, Recheck: recheck})
+}
+
+// Resume starts a job for every run the store keeps as interrupted (a [RunKeeper]'s
+// InterruptedCheckRuns): each checks, as the actor who started the run, the citations the run
+// had yet to check, so a recheck stopped halfway checks each citation once in all. A run
+// whose batch another process took in the meantime fails to start (the locker's error) and
+// stays kept. It returns the ids of the jobs it
+// started (none when the store keeps no runs), and the first error met; the other runs are
+// resumed all the same. A server calls it when it starts and then now and then, as a run
+// left by a killed process is free only once its lock's lease ran out.
+func (j *Jobs) Resume(ctx context.Context) ([]string, error) {
+	rk, ok := j.store.(RunKeeper)
+	if !ok {
+		return nil, nil
+	}
+	runs, err := rk.InterruptedCheckRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	var first error
+	for _, run := range runs {
+		id, err := j.start(run)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		ids = append(ids, id)
+	}
+	return ids, first
+}
+
+// start starts a job for run: a new run when run.Since is 0, else the interrupted run resumed.
+func (j *Jobs) start(run evidence.CheckRun) (string, error) {
+	batch, actor, recheck := run.Batch, run.Actor, run.Recheck
 	j.mu.Lock()
 	if j.stopping {
 		j.mu.Unlock()
@@ -257,8 +312,20 @@ func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 		}
 		release = r
 	}
-	targets, err := j.store.CitationsToCheck(ctx, batch, recheck)
+	var targets []evidence.CheckTarget
+	var err error
+	end := func() {}
+	if rk, ok := j.store.(RunKeeper); ok {
+		run.Job = jb.status.Job
+		if run, err = rk.BeginCheckRun(ctx, run); err == nil {
+			targets, err = rk.CitationsToResume(ctx, run)
+		}
+		end = func() { rk.EndCheckRun(context.WithoutCancel(ctx), batch, run.Job) }
+	} else {
+		targets, err = j.store.CitationsToCheck(ctx, batch, recheck)
+	}
 	if err != nil {
+		end()
 		release()
 		return fail(fmt.Errorf("start checking batch %s: %w", batch, err))
 	}
@@ -270,7 +337,11 @@ func (j *Jobs) Start(batch, actor string, recheck bool) (string, error) {
 		_, err := runTargets(ctx, j.store, j.checker, actor, targets, j.workers, func(done, _ int) {
 			j.update(jb, func(s *JobStatus) { s.Done = done })
 		})
-		// The lock is free before anyone learns that the job ended.
+		// A run its process stops stays kept, to be resumed; any other end ends it. Then
+		// the lock is free, before anyone learns that the job ended.
+		if !errors.Is(context.Cause(ctx), ErrStopping) {
+			end()
+		}
 		release()
 		j.update(jb, func(s *JobStatus) {
 			if err != nil {

@@ -88,9 +88,29 @@ func (m *Metrics) ObservePDFFailure(verifier string) {
 // CheckStore wraps the store the check jobs record into, counting each check recorded by the
 // status it gave and its model calls and tokens, and, when log is not nil, writing one log
 // line per check (ids, status, the stored page's hash; never a quote, a note or a page).
-// What it records is inner's, unchanged.
+// What it records is inner's, unchanged. When inner is also a [verify.CheckLocker] and a
+// [verify.RunKeeper] (as *ledger.Store is), so is the store it returns: the jobs hold the
+// batch's check lock and keep their runs through it.
 func (m *Metrics) CheckStore(inner verify.CheckStore, log *slog.Logger) verify.CheckStore {
-	return countingStore{CheckStore: inner, m: m, log: log}
+	c := countingStore{CheckStore: inner, m: m, log: log}
+	if full, ok := inner.(lockingStore); ok {
+		return countingLockingStore{countingStore: c, CheckLocker: full, RunKeeper: full}
+	}
+	return c
+}
+
+// lockingStore is a check store that is also a check locker and a run keeper.
+type lockingStore interface {
+	verify.CheckStore
+	verify.CheckLocker
+	verify.RunKeeper
+}
+
+// countingLockingStore is [Metrics.CheckStore] of a [lockingStore].
+type countingLockingStore struct {
+	countingStore
+	verify.CheckLocker
+	verify.RunKeeper
 }
 
 // countingStore is [Metrics.CheckStore].

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"evidenceledger/ledger"
+	"evidenceledger/verify"
 )
 
 // TestMetricsAccess: without a metrics token GET /metrics answers only a direct request from
@@ -55,5 +56,24 @@ func TestMetricsAccess(t *testing.T) {
 				t.Fatal("a refused scrape got metrics")
 			}
 		})
+	}
+}
+
+// TestCountingStoreKeepsLocksAndRuns: the store the server's check jobs record through
+// counts checks and is still the ledger's check locker and run keeper, so a server job
+// holds its batch's lock (a `ledger check` of the batch is refused meanwhile) and keeps its
+// run to be resumed.
+func TestCountingStoreKeepsLocksAndRuns(t *testing.T) {
+	st, err := ledger.Open(context.Background(), t.TempDir(), ledger.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cs := NewMetrics().CheckStore(st, nil)
+	if _, ok := cs.(verify.CheckLocker); !ok {
+		t.Error("the counting store of a *ledger.Store is not a verify.CheckLocker: server jobs would take no check lock")
+	}
+	if _, ok := cs.(verify.RunKeeper); !ok {
+		t.Error("the counting store of a *ledger.Store is not a verify.RunKeeper: stopped runs would not resume")
 	}
 }

@@ -163,6 +163,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "ledger: PDF engine ready (PDFium compiled in %s)\n", took.Round(time.Millisecond))
 		}
 	}()
+	// The check runs a stopped server left are resumed now, and those a killed one left once
+	// its lock's lease runs out: looked for again every lease.
+	rctx, stopResume := context.WithCancel(ctx)
+	rdone := make(chan struct{})
+	go func() {
+		defer close(rdone)
+		resumeRuns(rctx, jobs, verify.LockLease, e.stderr)
+	}()
+	defer func() { stopResume(); <-rdone }()
 	if len(witnesses) > 0 {
 		wctx, stop := context.WithCancel(ctx)
 		wdone := make(chan struct{})
@@ -274,4 +283,27 @@ func linkHost(a net.Addr) string {
 		return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), ap.Port()).String()
 	}
 	return ap.String()
+}
+
+// resumeRuns resumes the interrupted check runs (see [verify.Jobs.Resume]) now and then every
+// interval until ctx ends, saying on w which it resumed and what failed.
+func resumeRuns(ctx context.Context, jobs *verify.Jobs, interval time.Duration, w io.Writer) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		ids, err := jobs.Resume(ctx)
+		for _, id := range ids {
+			if st, ok := jobs.Status(id); ok {
+				fmt.Fprintf(w, "ledger: resumed the interrupted check of batch %s as job %s (%d citations left)\n", st.Batch, id, st.Total)
+			}
+		}
+		if err != nil && !errors.Is(err, verify.ErrStopping) && ctx.Err() == nil {
+			fmt.Fprintf(w, "ledger: an interrupted check was not resumed: %v\n", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

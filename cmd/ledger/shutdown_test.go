@@ -17,7 +17,8 @@ import (
 )
 
 // heldSite is a loopback site whose pages /held/N answer only once release is closed (or
-// the request ends); each request first says its path on arrived.
+// the request ends), each request first saying its path on arrived; its pages /free/N answer
+// at once.
 type heldSite struct {
 	*httptest.Server
 	arrived chan string
@@ -28,19 +29,24 @@ type heldSite struct {
 func newHeldSite(t *testing.T) *heldSite {
 	h := &heldSite{arrived: make(chan string, 100), release: make(chan struct{})}
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n, ok := strings.CutPrefix(r.URL.Path, "/held/")
-		if !ok {
-			http.NotFound(w, r)
-			return
+		n, held := strings.CutPrefix(r.URL.Path, "/held/")
+		if !held {
+			var free bool
+			if n, free = strings.CutPrefix(r.URL.Path, "/free/"); !free {
+				http.NotFound(w, r)
+				return
+			}
 		}
-		h.mu.Lock()
-		release := h.release
-		h.mu.Unlock()
-		h.arrived <- r.URL.Path
-		select {
-		case <-release:
-		case <-r.Context().Done():
-			return
+		if held {
+			h.mu.Lock()
+			release := h.release
+			h.mu.Unlock()
+			h.arrived <- r.URL.Path
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, "<html><head><title>Page %s</title></head><body><p>The record says that fact number %s holds here without doubt.</p></body></html>", n, n)
@@ -203,6 +209,77 @@ func TestSIGTERMDuringACheck(t *testing.T) {
 	for c, n := range checks {
 		if n != 1 {
 			t.Errorf("citation %s was checked %d times; want once", c, n)
+		}
+	}
+	if r := ledgerCmd(t, data, "audit"); r.code != 0 {
+		t.Fatalf("ledger audit: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	stoppedRecheckResumes(t, bin, data, token, site)
+}
+
+// stoppedRecheckResumes: a recheck that SIGTERM stops past the grace, with two of its four
+// citations recorded, is resumed by the next server as soon as it starts, without being
+// asked, and checks only the two left: each citation is checked once in the run. While the
+// server's job runs, `ledger check` of the batch is refused (the job holds the lock).
+func stoppedRecheckResumes(t *testing.T, bin, data, token string, site *heldSite) {
+	t.Helper()
+	site.hold()
+	p := startServeProcess(t, bin, data, "100ms")
+	var paste strings.Builder
+	for i, path := range []string{"free/c-0", "free/c-1", "held/c-2", "held/c-3"} {
+		fmt.Fprintf(&paste, "Claim %d: Fact c %d holds.\nSource: %s/%s\nQuote: \"fact number c-%d holds here\"\n\n", i+1, i, site.URL, path, i)
+	}
+	body, _ := json.Marshal(map[string]string{"text": paste.String()})
+	var b struct{ Batch string }
+	call(t, "POST", p.base+"/api/research", token, string(body), http.StatusCreated, &b)
+	var evs struct{ Events []ledger.Event }
+	call(t, "GET", p.base+"/api/events?limit=1000", token, "", http.StatusOK, &evs)
+	since := evs.Events[len(evs.Events)-1].Seq
+	var started struct{ Job string }
+	call(t, "POST", p.base+"/api/batches/"+b.Batch+"/check", token, `{"recheck":true}`, http.StatusAccepted, &started)
+	// Both held pages asked for: each of the two workers recorded its free page first (a
+	// worker takes the next citation only once it recorded the last).
+	<-site.arrived
+	<-site.arrived
+	if r := ledgerCmd(t, data, "check", "--batch", b.Batch); r.code != 1 || !strings.Contains(r.stderr, "is being checked already, by job "+started.Job) {
+		t.Errorf("ledger check while the server's job runs: %+v; want it refused, naming job %s", r, started.Job)
+	}
+	p.term(t)
+	p.exit(t)
+
+	site.open()
+	p = startServeProcess(t, bin, data, "10m")
+	m := p.stderr.waitFor(t, regexp.MustCompile(`resumed the interrupted check of batch (\S+) as job (\S+) \((\d+) citations left\)`), p.done)
+	if m[1] != b.Batch || m[3] != "2" {
+		t.Fatalf("resumed %q with %s citations left; want batch %s with 2", m[1], m[3], b.Batch)
+	}
+	var st struct{ State string }
+	for st.State = ""; st.State != "done"; {
+		call(t, "GET", p.base+"/api/jobs/"+m[2]+"?wait=30", token, "", http.StatusOK, &st)
+		if st.State == "failed" {
+			t.Fatalf("the resumed check failed: %+v", st)
+		}
+	}
+	call(t, "GET", p.base+"/api/events?limit=1000", token, "", http.StatusOK, &evs)
+	p.term(t)
+	p.exit(t)
+	checks := map[string]int{}
+	for _, ev := range evs.Events {
+		if ev.Type != "citation.checked" || ev.Seq <= since {
+			continue
+		}
+		var c struct{ Citation string }
+		if err := json.Unmarshal(ev.Payload, &c); err != nil {
+			t.Fatal(err)
+		}
+		checks[c.Citation]++
+	}
+	if len(checks) != 4 {
+		t.Errorf("%d citations were checked in the run; want all 4: %v", len(checks), checks)
+	}
+	for c, n := range checks {
+		if n != 1 {
+			t.Errorf("citation %s was checked %d times in the run; want once", c, n)
 		}
 	}
 	if r := ledgerCmd(t, data, "audit"); r.code != 0 {
