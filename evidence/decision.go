@@ -164,3 +164,11 @@ func DecisionEffect(kind SeamKind, d Decision) (Effect, error) {
 	}
 	return Effect{}, nil
 }
+
+// DecidedNote is the note shown for a citation whose status a person set by resolving seam
+// (a manual or disagreement seam) as by, for the reason they gave. The ledger stores only
+// the reason with the seam's id; these words are made where the note is shown, so they can
+// change without changing a stored row.
+func DecidedNote(by, seam, reason string) string {
+	return "decided by " + by + " (seam " + seam + "): " + reason
+}

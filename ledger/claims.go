@@ -245,13 +245,14 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 	}
 
 	citAt := map[string][2]int{}
-	err = eachRow(ctx, tx, `SELECT ct.id, ct.claim, ct.url, ct.quote, coalesce(ct.source, ''), ct.notes, ct.status, ct.note, ct.excerpt
-		FROM citations ct JOIN claims c ON c.id = ct.claim JOIN batches b ON b.id = c.batch WHERE `+where+` ORDER BY b.seq, c.position, ct.position`, args, func(rows *sql.Rows) error {
+	err = eachRow(ctx, tx, `SELECT ct.id, ct.claim, ct.url, ct.quote, coalesce(ct.source, ''), ct.notes, ct.status, ct.note, ct.excerpt, `+decidedCols+`
+		FROM citations ct JOIN claims c ON c.id = ct.claim JOIN batches b ON b.id = c.batch `+decidedJoin+` WHERE `+where+` ORDER BY b.seq, c.position, ct.position`, args, func(rows *sql.Rows) error {
 		ct := CitationView{OpenSeams: []string{}, Verdicts: []VerdictView{}}
-		var notes string
-		if err := rows.Scan(&ct.ID, &ct.Claim, &ct.URL, &ct.Quote, &ct.Source, &notes, &ct.Status, &ct.Note, &ct.Excerpt); err != nil {
+		var notes, seam, by string
+		if err := rows.Scan(&ct.ID, &ct.Claim, &ct.URL, &ct.Quote, &ct.Source, &notes, &ct.Status, &ct.Note, &ct.Excerpt, &seam, &by); err != nil {
 			return err
 		}
+		ct.Note = shownNote(ct.Note, seam, by)
 		if err := json.Unmarshal([]byte(notes), &ct.Notes); err != nil {
 			return fmt.Errorf("citation %s: notes: %w", ct.ID, err)
 		}
@@ -314,6 +315,22 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 	return claims, nil
 }
 
+// decidedCols and decidedJoin read, beside a citation ct, the seam whose resolution set its
+// status, if that is still its latest word: its id and who resolved it ('' when none).
+const (
+	decidedCols = "coalesce(ds.id, ''), coalesce(ds.resolved_by, '')"
+	decidedJoin = "LEFT JOIN seams ds ON ds.id = ct.decided_by_seam"
+)
+
+// shownNote is a citation's note as shown: a person's decision (seam not empty) in the words
+// of evidence.DecidedNote around the stored reason, any other note as stored.
+func shownNote(note, seam, by string) string {
+	if seam == "" {
+		return note
+	}
+	return evidence.DecidedNote(by, seam, note)
+}
+
 // BatchCitation is one citation of a batch, as the checker needs it.
 type BatchCitation struct {
 	Claim     string          `json:"claim"`
@@ -339,8 +356,8 @@ func (s *Store) BatchCitations(ctx context.Context, batchID string) ([]BatchCita
 	if err := tx.QueryRowContext(ctx, "SELECT 1 FROM batches WHERE id = ?", batchID).Scan(&one); err != nil {
 		return nil, notFound(err, fmt.Sprintf("batch %q", batchID))
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.text, ct.id, ct.url, ct.quote, coalesce(ct.source, ''), ct.status, ct.note
-		FROM citations ct JOIN claims c ON c.id = ct.claim WHERE c.batch = ? ORDER BY c.position, ct.position`, batchID)
+	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.text, ct.id, ct.url, ct.quote, coalesce(ct.source, ''), ct.status, ct.note, `+decidedCols+`
+		FROM citations ct JOIN claims c ON c.id = ct.claim `+decidedJoin+` WHERE c.batch = ? ORDER BY c.position, ct.position`, batchID)
 	if err != nil {
 		return nil, fmt.Errorf("citations of batch %s: %w", batchID, err)
 	}
@@ -348,9 +365,11 @@ func (s *Store) BatchCitations(ctx context.Context, batchID string) ([]BatchCita
 	out := []BatchCitation{}
 	for rows.Next() {
 		var b BatchCitation
-		if err := rows.Scan(&b.Claim, &b.ClaimText, &b.Citation, &b.URL, &b.Quote, &b.Source, &b.Status, &b.Note); err != nil {
+		var seam, by string
+		if err := rows.Scan(&b.Claim, &b.ClaimText, &b.Citation, &b.URL, &b.Quote, &b.Source, &b.Status, &b.Note, &seam, &by); err != nil {
 			return nil, fmt.Errorf("citations of batch %s: %w", batchID, err)
 		}
+		b.Note = shownNote(b.Note, seam, by)
 		out = append(out, b)
 	}
 	return out, rows.Err()

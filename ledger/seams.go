@@ -339,8 +339,9 @@ func projectSeamResolved(tx *sql.Tx, ev *Event, p *seamResolved) error {
 		if err != nil {
 			return fmt.Errorf("seam %s: its citation: %w", p.Seam, err)
 		}
-		note := fmt.Sprintf("decided by %s (seam %s): %s", ev.Actor, p.Seam, p.Reason)
-		if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, decided_by_seam = ? WHERE id = ?", eff.Citation, note, p.Seam, citation); err != nil {
+		// The row holds data: the person's reason and the seam; the words around them are
+		// made where the note is shown (evidence.DecidedNote).
+		if _, err := tx.Exec("UPDATE citations SET status = ?, note = ?, decided_by_seam = ? WHERE id = ?", eff.Citation, p.Reason, p.Seam, citation); err != nil {
 			return fmt.Errorf("citation %s: %w", citation, err)
 		}
 		if eff.Citation == evidence.StatusFound {
