@@ -1,19 +1,8 @@
 // Package verify checks citations at their sources and decides what the results allow.
 //
-// # Matching
-//
-// [MatchQuote] ([PageText.Match], to match many quotes against one page folded once) looks
-// for a quote in the visible text of a page, folding both in [Tier]s (exact, whitespace,
-// invisible characters, Unicode compatibility forms that keep their letters and digits,
-// typographic punctuation, case) and recording the tier needed. A match starts and ends at
-// word boundaries; an ellipsis splits a quote into parts that must appear in order, within
-// one passage, without leaving out a negation. A found quote is reported with the page's own
-// words around it; one not found gets a [Hint] at most, never a match. docs/matching.md
-// gives the rules.
-//
 // # Verifiers and adjudication
 //
-// A [Verifier] checks one citation and returns a [Report] whose verdict is supported,
+// A [Verifier] checks one citation, its quote matched by package match, and returns a [Report] whose verdict is supported,
 // contradicted, not_found or unreachable. [NewDOMVerifier] and [NewTokensVerifier] fetch the
 // page themselves, each with its own fetcher and text extractor. [Run.Check]
 // ([Checker.NewRun]) runs both on a citation, each judging its own [Capture] of the page,

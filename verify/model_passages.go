@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"evidenceledger/match"
 )
 
 // Passage selection for the model verifiers (docs/models.md). Each verifier receives the
@@ -48,16 +50,16 @@ func pageSentences(text string) []string {
 
 // sentenceSpans is pageSentences with where each sentence lies in text (byte offsets, the
 // sentence trimmed of spaces).
-func sentenceSpans(text string) ([]string, []Span) {
+func sentenceSpans(text string) ([]string, []match.Span) {
 	var out []string
-	var spans []Span
+	var spans []match.Span
 	start := 0
 	add := func(from int, s string) {
 		lead := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
 		s = strings.TrimSpace(s)
 		if s != "" {
 			out = append(out, s)
-			spans = append(spans, Span{Start: from + lead, End: from + lead + len(s)})
+			spans = append(spans, match.Span{Start: from + lead, End: from + lead + len(s)})
 		}
 	}
 	emit := func(end int) {
@@ -91,7 +93,7 @@ func sentenceSpans(text string) ([]string, []Span) {
 
 // anchorSentences returns the indexes of the sentences that overlap the spans of a found
 // quote, in page order; none when m is not found.
-func anchorSentences(spans []Span, m Match) []int {
+func anchorSentences(spans []match.Span, m match.Match) []int {
 	if !m.Found {
 		return nil
 	}

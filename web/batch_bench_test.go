@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-
 )
 
 // BenchmarkBatchPage10k measures the batch page and its progress poll (the htmx fragment

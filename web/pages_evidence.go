@@ -12,6 +12,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
+	"evidenceledger/match"
 	"evidenceledger/verify"
 )
 
@@ -603,7 +604,7 @@ func highlight(excerpt, quote string) []segment {
 	if excerpt == "" {
 		return nil
 	}
-	m, err := verify.MatchQuote(excerpt, quote)
+	m, err := match.Quote(excerpt, quote)
 	if err != nil || !m.Found {
 		return []segment{{Text: excerpt}}
 	}
