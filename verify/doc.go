@@ -36,20 +36,4 @@
 // citations of one URL together, and records each check as it completes through a
 // [CheckStore] (the ledger); [Jobs] runs such checks in the background
 // for the HTTP API and reports their progress ([JobStatus]).
-//
-// # The memory-write gate
-//
-// [Gate] decides whether a text may be written to an agent's persistent memory. It sorts
-// every statement of the text with the triage rules of package evidence (only factual claims
-// are gated; instructions, preferences, plans, questions, code, opinions and headings pass,
-// listed with the rule), looks each factual claim up through a [GateLedger], and allows the
-// text only when every one was found at its source, has no open seam and no citation
-// not_found, and has at least the strength asked for ([ParseMinStrength]). With a
-// [GateCheck] it first imports and checks, on the spot and within a time limit, the cited
-// claims the ledger does not hold. gate.go holds the decision and gate_match.go the exact
-// match of a sentence with a verified text; gate_hook.go reads the hook inputs of the agents
-// ([ParseHook]) and says which files are memory ([MemoryFiles], [ParseMemoryFiles]);
-// gate_file.go computes what a tool leaves in a memory file and what of it is gated
-// ([MemoryFiles.Plan], [ChangedText]); gate_shell.go reads shell commands for what they
-// write. docs/gate.md describes it.
 package verify

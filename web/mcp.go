@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"evidenceledger/evidence"
+	"evidenceledger/gate"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -27,7 +28,7 @@ import (
 //	               checked; each citation's status, note, strength and residual risk
 //	claim_status   a claim, or a batch's claims (and its check job); waits on a job
 //	batch_report   the hand-off report (ledger.HandOff) as structured content
-//	gate_text      may a text be written to memory (verify.Gate), check optional
+//	gate_text      may a text be written to memory (gate.Evaluate), check optional
 //	audit_status   the latest signed checkpoint and the result of an audit of the chain
 //
 // The same tools answer over stdio (`ledger mcp`, one user fixed when it starts) and over
@@ -499,45 +500,45 @@ func (t *mcpTools) batchReport(ctx context.Context, req *mcp.CallToolRequest, in
 	return nil, h, nil
 }
 
-func (t *mcpTools) gateText(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (*mcp.CallToolResult, verify.GateDecision, error) {
+func (t *mcpTools) gateText(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (*mcp.CallToolResult, gate.Decision, error) {
 	d, err := t.doGate(ctx, req, in)
 	if err != nil {
-		return nil, verify.GateDecision{}, toolError("gate_text", err)
+		return nil, gate.Decision{}, toolError("gate_text", err)
 	}
 	return nil, d, nil
 }
 
 // doGate is POST /api/gate's decision (handleGate), for a tool call.
-func (t *mcpTools) doGate(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (verify.GateDecision, error) {
+func (t *mcpTools) doGate(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (gate.Decision, error) {
 	u, err := t.user(ctx, req)
 	if err != nil {
-		return verify.GateDecision{}, err
+		return gate.Decision{}, err
 	}
 	if len(in.Text) > evidence.MaxPasteBytes {
-		return verify.GateDecision{}, errGateTooLarge
+		return gate.Decision{}, errGateTooLarge
 	}
 	if err := evidence.CheckString(in.Text); err != nil {
-		return verify.GateDecision{}, err
+		return gate.Decision{}, err
 	}
-	min, err := verify.ParseMinStrength(in.MinStrength)
+	min, err := gate.ParseMinStrength(in.MinStrength)
 	if err != nil {
-		return verify.GateDecision{}, fmt.Errorf("%w: %w", err, errMCPInput)
+		return gate.Decision{}, fmt.Errorf("%w: %w", err, errMCPInput)
 	}
-	opt := verify.GateOptions{Min: min}
+	opt := gate.Options{Min: min}
 	if in.Check {
 		if _, err := t.writer(ctx, req, `gate_text with "check": true`); err != nil {
-			return verify.GateDecision{}, err
+			return gate.Decision{}, err
 		}
 		if t.s.cfg.Checker == nil {
-			return verify.GateDecision{}, errNoChecker
+			return gate.Decision{}, errNoChecker
 		}
-		opt.Check = &verify.GateCheck{Store: GateImporter(t.s.cfg.Ledger), Checker: t.s.cfg.Checker, Actor: "user:" + u.Name, Workers: t.s.cfg.CheckWorkers}
+		opt.Check = &gate.Check{Store: gate.StoreImporter(t.s.cfg.Ledger), Checker: t.s.cfg.Checker, Actor: "user:" + u.Name, Workers: t.s.cfg.CheckWorkers}
 	}
-	d, err := verify.Gate(ctx, GateLedger(t.s.cfg.Ledger), in.Text, opt)
+	d, err := gate.Evaluate(ctx, gate.StoreLedger(t.s.cfg.Ledger), in.Text, opt)
 	if err != nil {
 		// The decision of a failed gate blocks; the error says so and carries no detail.
 		log.Printf("mcp gate_text: %v", err)
-		return verify.GateDecision{}, errors.New("the ledger could not be read or the check could not be recorded, so nothing is allowed; the server log has the details")
+		return gate.Decision{}, errors.New("the ledger could not be read or the check could not be recorded, so nothing is allowed; the server log has the details")
 	}
 	return d, nil
 }

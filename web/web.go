@@ -33,7 +33,7 @@
 // Without CheckJobs the check routes answer 503. Errors are answered as {"error":"..."} by
 // [Error], which maps the ledger's errors to HTTP statuses (invalid input 400, no valid token
 // 401, a reader writing 403, not found 404, conflict 409; anything else 500, logged and not
-// sent). [GateLedger] adapts the ledger to the memory-write gate of package verify.
+// sent). Package gate (gate.StoreLedger) adapts the ledger to the memory-write gate.
 //
 // # The pages
 //
@@ -79,6 +79,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"evidenceledger/gate"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -91,7 +92,7 @@ type Ledger interface {
 	Keys(ctx context.Context) (ledger.KeySet, error)
 	intakeLedger
 	proofLedger
-	GateStore
+	gate.StoreReader
 	verify.CheckStore
 	accounts
 	evidencePages

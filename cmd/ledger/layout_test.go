@@ -75,10 +75,10 @@ var allowedImports = []struct {
 	{"fetch", nil},
 	{"pdf", nil},
 	{"verify", []string{"evidence", "evidence/match", "match", "fetch", "pdf", "verify"}},
-	{"gate", []string{"evidence", "evidence/match", "match", "verify", "gate"}},
+	{"gate", []string{"evidence", "evidence/match", "match", "verify", "ledger", "gate"}},
 	{"ledger", []string{"evidence", "migrations", "chain", "ledger"}},
 	{"replica", []string{"ledger", "replica"}}, // replication beside the store: Litestream is linked only here
-	{"web", []string{"evidence", "evidence/match", "match", "ledger", "verify", "chain", "web"}},
+	{"web", []string{"evidence", "evidence/match", "match", "ledger", "verify", "gate", "chain", "web"}},
 	{"cmd", nil}, // cmd may import everything
 	{"scripts", []string{}},
 }
