@@ -187,7 +187,7 @@ func ParseMinStrength(s string) (evidence.Strength, error) {
 // A ledger claim matches when the claim is its text or one of its found quotes word for word
 // ([sameText]: white space, quotation marks, a final full stop and the case of a sentence's
 // first letter aside), or when the claim cites one of its found quotes (same URL after
-// [evidence.NormalizeURL], same quote) and says nothing the ledger claim does not hold; and,
+// [evidence.SameURL], same quote) and says nothing the ledger claim does not hold; and,
 // unless it is a found quote word for word, it agrees with a found quote
 // ([evidence.Disagree]: figures bound to the same words, the same negations, the named
 // parties in the same order); see [textProblems]. Either way, every URL the claim cites must
@@ -514,7 +514,7 @@ func textProblems(lc LedgerClaim, c evidence.Claim) []string {
 			return nil
 		}
 		for _, ct := range c.Citations {
-			if evidence.NormalizeURL(ct.URL) == evidence.NormalizeURL(lct.URL) && evidence.NormalizeText(ct.Quote) != "" &&
+			if evidence.SameURL(ct.URL, lct.URL) && evidence.NormalizeText(ct.Quote) != "" &&
 				evidence.NormalizeText(ct.Quote) == evidence.NormalizeText(lct.Quote) && !slices.Contains(cited, lct.Quote) {
 				cited = append(cited, lct.Quote)
 			}
@@ -674,13 +674,13 @@ var fieldWords = map[string]bool{
 	"see": true, "via": true,
 }
 
-// citedBy reports whether lc has a citation with ct's URL (after NormalizeURL) and, when ct
+// citedBy reports whether lc has a citation with ct's URL ([evidence.SameURL]) and, when ct
 // has a quote, the same normalized quote. With found, that citation must also be
 // found_at_source with no open seam.
 func citedBy(lc LedgerClaim, ct evidence.Citation, found bool) bool {
-	u, q := evidence.NormalizeURL(ct.URL), evidence.NormalizeText(ct.Quote)
+	q := evidence.NormalizeText(ct.Quote)
 	for _, lct := range lc.Citations {
-		if evidence.NormalizeURL(lct.URL) != u || (q != "" && evidence.NormalizeText(lct.Quote) != q) {
+		if !evidence.SameURL(lct.URL, ct.URL) || (q != "" && evidence.NormalizeText(lct.Quote) != q) {
 			continue
 		}
 		if !found || (lct.Status == evidence.StatusFound && len(lct.OpenSeams) == 0) {

@@ -439,3 +439,28 @@ func TestHookWorkIsBounded(t *testing.T) {
 		t.Fatalf("%d distinct edits: %v, %d loose", MaxHookEdits, err, len(loose))
 	}
 }
+
+// TestCitedBySameURL: the gate matches a text's citation with a ledger citation by
+// evidence.SameURL, the rule ledger.Store.FindCitations finds citations by (its test has
+// the same variant), so a URL spelled otherwise only in what evidence.NormalizeURL
+// normalises is the same citation to both.
+func TestCitedBySameURL(t *testing.T) {
+	lc := LedgerClaim{Citations: []LedgerCitation{{URL: "https://acme.example/about", Quote: "Acme was founded in 1999", Status: evidence.StatusFound}}}
+	tests := []struct {
+		desc, url string
+		want      bool
+	}{
+		{"as stored", "https://acme.example/about", true},
+		{"scheme and host in capitals, default port, fragment", "HTTPS://Acme.Example:443/about#history", true},
+		{"another path", "https://acme.example/About", false},
+		{"another port", "https://acme.example:8443/about", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			ct := evidence.Citation{URL: tt.url, Quote: "acme was founded in 1999"}
+			if got := citedBy(lc, ct, true); got != tt.want {
+				t.Fatalf("citedBy(%q) = %v; want %v", tt.url, got, tt.want)
+			}
+		})
+	}
+}
