@@ -23,7 +23,8 @@ func (s *server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	limit, err := queryInt(r, "limit", 100, "the most events to return", 100)
+	def := ledger.DefaultPage(ledger.MaxEventsPage)
+	limit, err := queryInt(r, "limit", int64(def), "the most events to return", def)
 	if err != nil {
 		Error(w, r, err)
 		return

@@ -399,7 +399,7 @@ func (t *mcpTools) waitJob(ctx context.Context, req *mcp.CallToolRequest, job st
 func (t *mcpTools) answer(ctx context.Context, batch string, st *verify.JobStatus) (CheckAnswer, error) {
 	ans := CheckAnswer{Batch: batch, Job: st, Claims: []MCPClaim{}, Meaning: mcpMeaning}
 	ans.Finished = st == nil || st.State == verify.JobDone || st.State == verify.JobFailed
-	p := ledger.Page{Limit: 500}
+	p := ledger.Page{Limit: ledger.MaxListPage}
 	for {
 		cp, err := t.s.cfg.Ledger.ClaimsPage(ctx, ledger.ClaimFilter{Batch: batch}, p)
 		if err != nil {
