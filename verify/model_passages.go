@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"evidenceledger/evidence"
 	"evidenceledger/match"
 )
 
@@ -131,21 +132,12 @@ func terms(s string) map[string]bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
-		if stopwords[w] || utf8.RuneCountInString(w) < 3 && !isDigits(w) {
+		if stopwords[w] || utf8.RuneCountInString(w) < 3 && !evidence.IsDigits(w) {
 			continue
 		}
 		out[w] = true
 	}
 	return out
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 type scored struct {
