@@ -453,11 +453,11 @@ func TestSeamResolvedTwiceInTheChainIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := Draft{Type: typeSeamResolved, Payload: seamResolved{Seam: seam.ID, Decision: "accepted", Reason: "ok"}}
-	if _, err := s.Record(ctx, "system", d); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", d); err != nil {
 		t.Fatal(err)
 	}
 	n0, h0 := chainState(t, s)
-	if _, err := s.Record(ctx, "system", d); !errors.Is(err, ErrConflict) {
+	if _, err := s.recordDrafts(ctx, "system", d); !errors.Is(err, ErrConflict) {
 		t.Fatalf("second seam.resolved: %v; want ErrConflict", err)
 	}
 	if n, h := chainState(t, s); n != n0 || h != h0 {
