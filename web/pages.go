@@ -74,7 +74,8 @@ func newPages(setupToken string) *pages {
 		"strength":  strengthWord,
 		"duration":  humanDuration,
 		"splitNote": splitNote,
-		"count":     func(m map[evidence.Status]int, s string) int { return m[evidence.Status(s)] },
+		"count":     func(m map[evidence.Status]int, s evidence.Status) int { return m[s] },
+		"status":    statusTable,
 		"withData":  func(v view, d any) view { v.Data = d; return v },
 		"sourceRow": func(src ledger.SourceView, classes []string) sourceRow {
 			return sourceRow{Source: src, Classes: classes}
@@ -414,4 +415,16 @@ func (s *server) handleAuditPage(w http.ResponseWriter, r *http.Request) {
 		d.Ran, d.Report, d.Took, d.At = true, run.report, run.took, run.at
 	}
 	s.render(w, r, http.StatusOK, "audit", "audit-result", view{Title: "Audit", Data: d})
+}
+
+// statusNames is the one table the templates (pages and reports) take the statuses of
+// claims and citations from, as {{(status).Found}}: each is package evidence's constant, so a
+// template never spells a status itself (TestTemplatesSpellNoStatus).
+type statusNames struct {
+	Reported, Found, NotFound, Unreachable evidence.Status
+}
+
+// statusTable is the template function "status".
+func statusTable() statusNames {
+	return statusNames{evidence.StatusReported, evidence.StatusFound, evidence.StatusNotFound, evidence.StatusUnreachable}
 }

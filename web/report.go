@@ -87,6 +87,7 @@ var (
 		"short":    shortHash,
 		"inc":      func(i int) int { return i + 1 },
 		"showURL":  hideCredentials,
+		"status":   statusTable,
 	}
 	reportMD   = texttemplate.Must(texttemplate.New("report.md.tmpl").Funcs(reportFuncs).ParseFS(reportFS, "templates/report/report.md.tmpl"))
 	reportHTML = htmltemplate.Must(htmltemplate.New("document.html.tmpl").Funcs(reportFuncs).ParseFS(reportFS, "templates/report/document.html.tmpl", "templates/report.html"))
