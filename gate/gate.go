@@ -1,3 +1,8 @@
+// The gate's decision in one file: a text's statements, their lookup in the ledger, the
+// reasons a claim is blocked and the next steps named for each, and the check on the spot.
+// The reasons and steps are one table read top to bottom; split, a reader would follow a
+// blocked claim across files to learn why it was blocked.
+
 package gate
 
 import (

@@ -1,3 +1,7 @@
+// The hook inputs of each agent (Claude Code, Codex, Gemini CLI) and the memory files they
+// name, in one file: every agent's tool input is read to the same HookInput by the same
+// strict decoder, so adding an agent means reading its cases beside the others'.
+
 package gate
 
 import (

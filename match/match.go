@@ -1,3 +1,8 @@
+// The matcher's entry points and its one search, in one file: PageText, the tiers, the
+// cursor that walks a folded page and the ellipsis chain. Folding (fold.go), case
+// (case.go), bidi (bidi.go) and hints (hint.go) are apart; what is left is the loop each of
+// them serves, which reads best whole.
+
 package match
 
 import (

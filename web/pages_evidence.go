@@ -1,3 +1,7 @@
+// The operator's evidence pages, in one file: paste and preview, batches and a batch, its
+// check, claims and a claim, the stored document and the seams. They share one filter, one
+// set of store methods (evidencePages) and one way to render a list with its pager.
+
 package web
 
 import (
