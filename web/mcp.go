@@ -336,7 +336,7 @@ func (t *mcpTools) doCheckClaims(ctx context.Context, req *mcp.CallToolRequest, 
 		return CheckAnswer{}, err
 	}
 	actor := "user:" + u.Name
-	b, err := t.s.cfg.Ledger.ImportResearch(ctx, actor, paste, res)
+	b, err := t.s.mcpStore().ImportResearch(ctx, actor, paste, res)
 	if err != nil {
 		return CheckAnswer{}, err
 	}
@@ -401,7 +401,7 @@ func (t *mcpTools) answer(ctx context.Context, batch string, st *verify.JobStatu
 	ans.Finished = st == nil || st.State == verify.JobDone || st.State == verify.JobFailed
 	p := ledger.Page{Limit: ledger.MaxListPage}
 	for {
-		cp, err := t.s.cfg.Ledger.ClaimsPage(ctx, ledger.ClaimFilter{Batch: batch}, p)
+		cp, err := t.s.mcpStore().ClaimsPage(ctx, ledger.ClaimFilter{Batch: batch}, p)
 		if err != nil {
 			return CheckAnswer{}, err
 		}
@@ -461,13 +461,13 @@ func (t *mcpTools) doClaimStatus(ctx context.Context, req *mcp.CallToolRequest, 
 		if in.Job != "" {
 			return CheckAnswer{}, fmt.Errorf(`"job" goes with "batch", not "claim": %w`, errMCPInput)
 		}
-		c, err := t.s.cfg.Ledger.Claim(ctx, in.Claim)
+		c, err := t.s.mcpStore().Claim(ctx, in.Claim)
 		if err != nil {
 			return CheckAnswer{}, err
 		}
 		return CheckAnswer{Batch: c.Batch, Finished: true, Claims: []MCPClaim{mcpClaim(c)}, Meaning: mcpMeaning}, nil
 	}
-	if _, err := t.s.cfg.Ledger.BatchSummary(ctx, in.Batch); err != nil {
+	if _, err := t.s.mcpStore().BatchSummary(ctx, in.Batch); err != nil {
 		return CheckAnswer{}, err
 	}
 	if in.Job == "" {
@@ -493,7 +493,7 @@ func (t *mcpTools) batchReport(ctx context.Context, req *mcp.CallToolRequest, in
 	if strings.TrimSpace(in.Batch) == "" {
 		return nil, ledger.HandOff{}, toolError("batch_report", fmt.Errorf(`give "batch", a batch id: %w`, errMCPInput))
 	}
-	h, err := t.s.cfg.Ledger.HandOff(ctx, strings.TrimSpace(in.Batch))
+	h, err := t.s.mcpStore().HandOff(ctx, strings.TrimSpace(in.Batch))
 	if err != nil {
 		return nil, ledger.HandOff{}, toolError("batch_report", err)
 	}
@@ -547,11 +547,11 @@ func (t *mcpTools) auditStatus(ctx context.Context, req *mcp.CallToolRequest, _ 
 	if _, err := t.user(ctx, req); err != nil {
 		return nil, AuditStatus{}, toolError("audit_status", err)
 	}
-	run, err := t.s.audits.run(ctx, t.s.cfg.Ledger.Audit)
+	run, err := t.s.audits.run(ctx, t.s.mcpStore().Audit)
 	if err != nil {
 		return nil, AuditStatus{}, toolError("audit_status", err)
 	}
-	cp, err := t.s.cfg.Ledger.Checkpoint(ctx)
+	cp, err := t.s.mcpStore().Checkpoint(ctx)
 	if err != nil {
 		return nil, AuditStatus{}, toolError("audit_status", err)
 	}
@@ -564,3 +564,17 @@ func (t *mcpTools) auditStatus(ctx context.Context, req *mcp.CallToolRequest, _ 
 		Audit:      rep, AuditedAt: run.at.UTC().Format(time.RFC3339), TookMS: run.took.Milliseconds(),
 	}, nil
 }
+
+// mcpLedger is what the MCP tools call of the store, besides the gate's adapters.
+type mcpLedger interface {
+	Audit(ctx context.Context) (ledger.Report, error)
+	BatchSummary(ctx context.Context, id string) (ledger.Batch, error)
+	Checkpoint(ctx context.Context) (ledger.Checkpoint, error)
+	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
+	ClaimsPage(ctx context.Context, f ledger.ClaimFilter, p ledger.Page) (ledger.ClaimPage, error)
+	HandOff(ctx context.Context, batch string) (ledger.HandOff, error)
+	ImportResearch(ctx context.Context, actor string, paste []byte, research evidence.Research) (ledger.Batch, error)
+}
+
+// mcpStore is the store as the MCP tools see it.
+func (s *server) mcpStore() mcpLedger { return s.cfg.Ledger }

@@ -153,7 +153,7 @@ func reportContentType(format string) string {
 // serveReport answers the report of the batch in the path in the format of ?format= (json
 // when absent): the API route and the page route's downloads share it.
 func (s *server) serveReport(w http.ResponseWriter, r *http.Request, format string, fail func(http.ResponseWriter, *http.Request, error)) {
-	h, err := s.cfg.Ledger.HandOff(r.Context(), r.PathValue("id"))
+	h, err := s.reports().HandOff(r.Context(), r.PathValue("id"))
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -188,7 +188,7 @@ func (s *server) pageReport(w http.ResponseWriter, r *http.Request) {
 		s.serveReport(w, r, format, func(w http.ResponseWriter, r *http.Request, err error) { s.pageError(w, r, viewer{}, err) })
 		return
 	}
-	h, err := s.cfg.Ledger.HandOff(r.Context(), r.PathValue("id"))
+	h, err := s.reports().HandOff(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -248,3 +248,6 @@ func mdCode(s string) string {
 
 // mdQuote returns s as literal Markdown text in double quotes.
 func mdQuote(s string) string { return "“" + mdEscape(s) + "”" }
+
+// reports is the store as the report routes see it.
+func (s *server) reports() reportLedger { return s.cfg.Ledger }

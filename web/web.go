@@ -75,21 +75,19 @@
 package web
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 
 	"evidenceledger/gate"
-	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
 
-// Ledger is what the server needs from the store.
+// Ledger is what the server needs from the store: the union of what its handler groups
+// declare, each in its own file, and reach through their own accessor (s.intake(),
+// s.chainReads(), ...), so a handler calls only the methods its group names.
 type Ledger interface {
-	Authenticate(ctx context.Context, token string) (ledger.User, error)
-	Audit(ctx context.Context) (ledger.Report, error)
-	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
-	Keys(ctx context.Context) (ledger.KeySet, error)
+	authLedger
+	chainLedger
 	intakeLedger
 	proofLedger
 	gate.StoreReader
