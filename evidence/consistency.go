@@ -243,7 +243,7 @@ func namePart(s string, start, end int) bool {
 
 // isYear reports whether a plain number is a year: four digits, 1000 to 2199.
 func isYear(text string, v float64) bool {
-	return len(text) == 4 && isDigits(text) && v >= 1000 && v <= 2199
+	return len(text) == 4 && IsDigits(text) && v >= 1000 && v <= 2199
 }
 
 // unitAt returns the word that follows a number at the start of rest, separated by one
@@ -299,21 +299,12 @@ func words(s string) []string {
 	})
 	out := make([]string, 0, len(f))
 	for i, w := range f {
-		if w == "May" && (i > 0 && isDigits(f[i-1]) || i+1 < len(f) && isDigits(f[i+1])) {
+		if w == "May" && (i > 0 && IsDigits(f[i-1]) || i+1 < len(f) && IsDigits(f[i+1])) {
 			continue
 		}
 		out = append(out, strings.ToLower(strings.Trim(w, "'")))
 	}
 	return out
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // negationCue returns the negation at ws[i], from the one list of negating words
@@ -326,7 +317,7 @@ func negationCue(ws []string, i int) string {
 		switch {
 		case w == "no" && i+1 < len(ws) && ws[i+1] == "longer":
 			return "no longer"
-		case w == "no" && i+1 < len(ws) && isDigits(ws[i+1]):
+		case w == "no" && i+1 < len(ws) && IsDigits(ws[i+1]):
 			return "" // "No. 10": a number, not a negation
 		}
 		return w

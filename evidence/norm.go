@@ -18,7 +18,7 @@ func NormalizeText(s string) string {
 // NormalizeURL makes two spellings of one http(s) URL compare equal: white space trimmed,
 // the scheme and host lowercased, a default port and the fragment dropped, and an empty path
 // made "/". Any other URL, or one that does not parse, is compared as written, trimmed.
-// Sources use it to tell record URLs apart; the gate, to match a text's citations.
+// [SameURL] is the identity of URLs built on it.
 func NormalizeURL(raw string) string {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
@@ -42,6 +42,12 @@ func NormalizeURL(raw string) string {
 	}
 	return u.String()
 }
+
+// SameURL reports whether a and b name the same page: the one rule of URL identity, equal
+// after [NormalizeURL]. Sources use it to tell record URLs apart, the ledger to find a
+// citation by URL (ledger.Store.FindCitations), and the memory-write gate to match a text's
+// citations with the ledger's.
+func SameURL(a, b string) bool { return NormalizeURL(a) == NormalizeURL(b) }
 
 // IsJSON reports whether research is meant as JSON, and is read as such by ParseResearch:
 // after a byte-order mark and white space it is an object, or an array of objects, strings

@@ -25,6 +25,18 @@ func IsNumeral(r rune) bool {
 	return false
 }
 
+// IsDigits reports whether s is one or more ASCII digits, "1999" but not "1,000", "3.5" or
+// "١٢". It is the one test of a bare number word, for the consistency checks and the model
+// tier's passage terms.
+func IsDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // IsScriptDigit reports whether r is a superscript or subscript digit: ⁰ ¹ ² ³ ⁴…⁹ and ₀…₉.
 func IsScriptDigit(r rune) bool {
 	switch {

@@ -124,3 +124,29 @@ func FuzzNumberTokens(f *testing.F) {
 		}
 	})
 }
+
+// TestIsDigits: a bare number word is ASCII digits only; separators, decimals, signs and
+// other scripts' digits make it something else.
+func TestIsDigits(t *testing.T) {
+	tests := []struct {
+		desc, s string
+		want    bool
+	}{
+		{"a year", "1999", true},
+		{"one digit", "7", true},
+		{"empty", "", false},
+		{"digit group separator", "1,000", false},
+		{"decimal point", "3.5", false},
+		{"number then a full stop", "12.", false},
+		{"a sign", "-5", false},
+		{"Arabic-Indic digits", "١٢", false},
+		{"full-width digits", "１２", false},
+		{"a word", "May", false},
+		{"digits and letters", "5MW", false},
+	}
+	for _, tt := range tests {
+		if got := IsDigits(tt.s); got != tt.want {
+			t.Errorf("%s: IsDigits(%q) = %v; want %v", tt.desc, tt.s, got, tt.want)
+		}
+	}
+}

@@ -1,3 +1,8 @@
+// The research-paste parser's structure, in one file: items, their parts (text,
+// references, quotes) and how they become claims. Inline quotes are in inline.go and
+// scan.go, JSON in parsejson.go, what is left out in parse_leftout.go; this is the loop
+// that calls them.
+
 package evidence
 
 import (

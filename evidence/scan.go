@@ -1,3 +1,7 @@
+// The inline scanner of the paste parser, in one file: one left-to-right pass that finds
+// quotes, links and reference marks, with the nesting rules of each quotation-mark
+// family. The rules decide together where a quote ends.
+
 package evidence
 
 import (

@@ -96,7 +96,7 @@ func Independent(a, b FoundCitation) bool {
 	if strings.EqualFold(publisherOf(a.Source), publisherOf(b.Source)) {
 		return false
 	}
-	return NormalizeURL(a.RecordURL) != NormalizeURL(b.RecordURL)
+	return !SameURL(a.RecordURL, b.RecordURL)
 }
 
 func publisherOf(s Source) string {

@@ -1,3 +1,8 @@
+// The triage rules, in one file: each statement is sorted as factual, instruction,
+// preference, plan, question, code, opinion or heading by an ordered list of rules, and the
+// word lists the rules read sit beside them. The order is the rule; split, it would be
+// hidden.
+
 package evidence
 
 import (

@@ -1,3 +1,8 @@
+// CSS tokens, rules and style sheets for the visible-text extractor, in one file: the
+// tokens, the sheet parser (rules, nesting, at-rules) and the style set a page's sheets add
+// to. They are one grammar read in one pass. Values are in css_value.go, the computed style
+// in css_style.go, media queries in css_media.go.
+
 package fetch
 
 import (

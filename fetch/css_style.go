@@ -1,3 +1,7 @@
+// The computed style of each element, in one file: the cascade (origin, importance, layer,
+// specificity, order), inheritance and the derived facts (displayed, seen, clipped) that
+// say whether an element's text is visible. Each step reads the previous one's output.
+
 package fetch
 
 import (

@@ -1,3 +1,7 @@
+// CSS property values, in one file: every property the visibility rules read, its valid
+// values, the shorthands that set it and the lengths it takes. It is a table of
+// properties; split by property, the shared value grammar would be copied.
+
 package fetch
 
 import (

@@ -1,3 +1,8 @@
+// The fetcher's request path, in one file: the guard on every hop (address, login walls,
+// robots.txt), the request and its heads, redirects, body limits and the errors a person
+// reads. They are the steps of one request and read in its order; robots.txt rules, the
+// address guard's tables and the extractors have files of their own.
+
 package fetch
 
 import (

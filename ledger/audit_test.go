@@ -130,11 +130,11 @@ func buildLedger(t *testing.T) (*Store, string) {
 		t.Fatal(err)
 	}
 	flushed(t, s)
-	if _, err := s.Record(ctx, "user:alice", noteDrafts(5)[:4]...); err != nil {
+	if _, err := s.recordDrafts(ctx, "user:alice", noteDrafts(5)[:4]...); err != nil {
 		t.Fatal(err)
 	}
 	flushed(t, s)
-	if _, err := s.Record(ctx, "user:alice", noteDrafts(5)[4:]...); err != nil {
+	if _, err := s.recordDrafts(ctx, "user:alice", noteDrafts(5)[4:]...); err != nil {
 		t.Fatal(err)
 	}
 	flushed(t, s)
@@ -142,11 +142,11 @@ func buildLedger(t *testing.T) (*Store, string) {
 		t.Fatal(err)
 	}
 	flushed(t, s)
-	if _, err := s.Record(ctx, "system", Draft{Type: "note.added", Payload: map[string]string{"page": "p"}, Blobs: [][]byte{[]byte("the words")}}); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", Draft{Type: "note.added", Payload: map[string]string{"page": "p"}, Blobs: [][]byte{[]byte("the words")}}); err != nil {
 		t.Fatal(err)
 	}
 	flushed(t, s)
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
 	flushed(t, s)

@@ -27,7 +27,7 @@ func fileMode(t *testing.T, path string) os.FileMode {
 func TestBackupUnderAWriter(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	if _, err := s.Record(ctx, "system", noteDrafts(50)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(50)...); err != nil {
 		t.Fatal(err)
 	}
 	// The writer records one event per transaction until the backups are taken; each
@@ -37,7 +37,7 @@ func TestBackupUnderAWriter(t *testing.T) {
 	writerDone := make(chan error, 1)
 	go func() {
 		for i := 0; ; i++ {
-			evs, err := s.Record(ctx, "system", noteDrafts(1)...)
+			evs, err := s.recordDrafts(ctx, "system", noteDrafts(1)...)
 			if err != nil {
 				writerDone <- err
 				return
@@ -105,7 +105,7 @@ func TestBackupUnderAWriter(t *testing.T) {
 func TestBackupWithKeyAndRestore(t *testing.T) {
 	ctx := context.Background()
 	s, dir := openTest(t)
-	if _, err := s.Record(ctx, "system", noteDrafts(5)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(5)...); err != nil {
 		t.Fatal(err)
 	}
 	before := mustAuditOK(t, s)
@@ -158,7 +158,7 @@ func TestBackupWithKeyAndRestore(t *testing.T) {
 	if rep := mustAuditOK(t, r); rep.Head != before.Head || rep.Events != before.Events {
 		t.Fatalf("restored at %d %s, want %d %s", rep.Events, rep.Head, before.Events, before.Head)
 	}
-	if _, err := r.Record(ctx, "system", noteDrafts(2)...); err != nil {
+	if _, err := r.recordDrafts(ctx, "system", noteDrafts(2)...); err != nil {
 		t.Fatalf("the restored ledger does not record: %v", err)
 	}
 	if rep := mustAuditOK(t, r); rep.Events != before.Events+2 {

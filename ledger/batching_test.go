@@ -122,7 +122,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 	// Five single-event writes while the clock stands still: none is due, and the flush,
 	// checkpointAge after the genesis checkpoint, covers them all.
 	for range 5 {
-		if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+		if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -139,7 +139,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 	}
 
 	// A write checkpointEvents past the latest checkpoint signs in its own transaction.
-	if _, err := s.Record(ctx, "system", noteDrafts(checkpointEvents)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(checkpointEvents)...); err != nil {
 		t.Fatal(err)
 	}
 	if head := int64(6 + checkpointEvents); lastOf(storedCheckpoints(t, s)) != head {
@@ -149,7 +149,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 
 	// A write after checkpointAge signs in its own transaction.
 	clock.advance(checkpointAge)
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
 	head++
@@ -167,7 +167,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 	}
 
 	// Asking for the checkpoint covers the head at once.
-	if _, err := s.Record(ctx, "system", noteDrafts(2)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(2)...); err != nil {
 		t.Fatal(err)
 	}
 	head += 2
@@ -178,7 +178,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 	mustAuditOK(t, s)
 
 	// Close covers what is left.
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
 	head++
@@ -207,7 +207,7 @@ func TestCheckpointsAreBatched(t *testing.T) {
 func TestUncoveredTailIsCheckpointedOnOpen(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	if _, err := s.Record(ctx, "system", noteDrafts(3)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(3)...); err != nil {
 		t.Fatal(err)
 	}
 	// A copy taken now is what a killed process leaves: its tail has no checkpoint.
@@ -255,7 +255,7 @@ func copyKey(t *testing.T, from, dir string) {
 func TestCheckpointServedWhenTheFlushFails(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	if _, err := s.Record(ctx, "system", noteDrafts(2)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(2)...); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.wdb.Exec("PRAGMA query_only = 1"); err != nil {

@@ -111,14 +111,14 @@ func benchRecord(b *testing.B, batch int) {
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		evs, err := s.Record(ctx, "system", drafts...)
+		evs, err := s.recordDrafts(ctx, "system", drafts...)
 		if err != nil {
 			b.Fatal(err)
 		}
 		record += time.Since(start)
 		b.StopTimer()
 		start = time.Now()
-		if _, err := plain.Record(ctx, "system", drafts...); err != nil {
+		if _, err := plain.recordDrafts(ctx, "system", drafts...); err != nil {
 			b.Fatal(err)
 		}
 		before += time.Since(start)
@@ -172,7 +172,7 @@ func BenchmarkAudit(b *testing.B) {
 	ctx := context.Background()
 	drafts := benchDrafts(1000)
 	for range n / 1000 {
-		if _, err := s.Record(ctx, "system", drafts...); err != nil {
+		if _, err := s.recordDrafts(ctx, "system", drafts...); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -195,7 +195,7 @@ func TestHandRebuiltHashesMatchStore(t *testing.T) {
 		map[string]any{"nested": map[string]any{"b": []any{"x", 0, false}, "a": map[string]any{}}},
 	}
 	for _, p := range payloads {
-		if _, err := s.Record(ctx, "user:alice", Draft{Type: "note.added", Payload: p, Blobs: [][]byte{[]byte("body")}}); err != nil {
+		if _, err := s.recordDrafts(ctx, "user:alice", Draft{Type: "note.added", Payload: p, Blobs: [][]byte{[]byte("body")}}); err != nil {
 			t.Fatal(err)
 		}
 	}

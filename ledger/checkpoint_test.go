@@ -68,14 +68,14 @@ func TestProofsVerifyWithTransparencyDev(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
 	for i := 0; i < 6; i++ {
-		if _, err := s.Record(ctx, "system", noteDrafts(i+1)...); err != nil {
+		if _, err := s.recordDrafts(ctx, "system", noteDrafts(i+1)...); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, err := s.RotateKey(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Record(ctx, "system", noteDrafts(14)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(14)...); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(exportOf(t, s))), "\n")
@@ -196,7 +196,7 @@ func TestOriginIsConfigurableButNeverChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
 	if cp, _ := s.Checkpoint(ctx); !strings.HasPrefix(string(cp.Note), "ledger.example.org/research\n2\n") {
@@ -275,7 +275,7 @@ func TestAuditCatchesAWholesaleRewrite(t *testing.T) {
 	if _, err := f.AddUser(ctx, "system", "bob", RoleOperator); err != nil { // was auditor
 		t.Fatal(err)
 	}
-	if _, err := f.Record(ctx, "user:alice", noteDrafts(8)...); err != nil {
+	if _, err := f.recordDrafts(ctx, "user:alice", noteDrafts(8)...); err != nil {
 		t.Fatal(err)
 	}
 	if rep := mustAuditOK(t, f); rep.Events != 11 {
@@ -331,10 +331,10 @@ func TestAuditCatchesAFork(t *testing.T) {
 		return st
 	}
 	left, right := open(dir), open(other)
-	if _, err := left.Record(ctx, "system", Draft{Type: "note.added", Payload: map[string]string{"side": "left"}}); err != nil {
+	if _, err := left.recordDrafts(ctx, "system", Draft{Type: "note.added", Payload: map[string]string{"side": "left"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := right.Record(ctx, "system", Draft{Type: "note.added", Payload: map[string]string{"side": "right"}}, Draft{Type: "note.added", Payload: map[string]string{"more": "x"}}); err != nil {
+	if _, err := right.recordDrafts(ctx, "system", Draft{Type: "note.added", Payload: map[string]string{"side": "right"}}, Draft{Type: "note.added", Payload: map[string]string{"more": "x"}}); err != nil {
 		t.Fatal(err)
 	}
 	a := keep(t, left)
@@ -342,7 +342,7 @@ func TestAuditCatchesAFork(t *testing.T) {
 	mustFailBoth(t, right, a, "the history up to event 12 was rewritten, or this is a fork")
 
 	// The honest continuation passes against the same checkpoint.
-	if _, err := left.Record(ctx, "system", noteDrafts(3)...); err != nil {
+	if _, err := left.recordDrafts(ctx, "system", noteDrafts(3)...); err != nil {
 		t.Fatal(err)
 	}
 	opts := AuditOptions{Checkpoint: a.checkpoint, Keys: a.keys}
@@ -411,7 +411,7 @@ func TestProofBundle(t *testing.T) {
 	if err := s.RecordCheck(ctx, "system", ch, body, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Record(ctx, "system", noteDrafts(5)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(5)...); err != nil {
 		t.Fatal(err)
 	}
 	seq, err := s.ClaimBundleSeq(ctx, c.ID)
@@ -498,7 +498,7 @@ func TestReadOnlyAuditWithoutTheKey(t *testing.T) {
 	if _, err := ro.InclusionProof(ctx, 4, 11); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ro.Record(ctx, "system", noteDrafts(1)...); !errors.Is(err, ErrReadOnly) {
+	if _, err := ro.recordDrafts(ctx, "system", noteDrafts(1)...); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("a write on a read-only store: %v", err)
 	}
 	ro.Close()
@@ -637,7 +637,7 @@ func TestCheckpointSizesFollowCommits(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
 	for i := 1; i <= 3; i++ {
-		if _, err := s.Record(ctx, "system", noteDrafts(i)...); err != nil {
+		if _, err := s.recordDrafts(ctx, "system", noteDrafts(i)...); err != nil {
 			t.Fatal(err)
 		}
 		cp, _ := s.Checkpoint(ctx)

@@ -192,24 +192,26 @@ func (s *Store) FindClaims(ctx context.Context, text string) ([]ClaimView, error
 	return loadClaims(ctx, tx, "c.norm = ?", evidence.NormalizeText(text))
 }
 
-// FindCitations returns every citation with this URL (exactly, after trimming white space)
-// whose quote equals quote once both are normalized ([evidence.NormalizeText]), oldest first, each
+// FindCitations returns every citation with this URL (the same page by [evidence.SameURL],
+// the rule the memory-write gate matches citations by) whose quote equals quote once both
+// are normalized ([evidence.NormalizeText]), oldest first, each
 // with its status, the strength of its claim and its open seams. None is not an error.
 func (s *Store) FindCitations(ctx context.Context, url, quote string) ([]CitationView, error) {
-	url, q := strings.TrimSpace(url), evidence.NormalizeText(quote)
+	q := evidence.NormalizeText(quote)
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("find citations: %w", err)
 	}
 	defer tx.Rollback()
-	cs, err := loadClaims(ctx, tx, "c.id IN (SELECT claim FROM citations WHERE url = ? AND quote_norm = ?)", url, q)
+	// The quote narrows the rows in SQL; the URL's identity is a rule of evidence, applied here.
+	cs, err := loadClaims(ctx, tx, "c.id IN (SELECT claim FROM citations WHERE quote_norm = ?)", q)
 	if err != nil {
 		return nil, err
 	}
 	var out []CitationView
 	for _, c := range cs {
 		for _, ct := range c.Citations {
-			if ct.URL == url && evidence.NormalizeText(ct.Quote) == q {
+			if evidence.SameURL(ct.URL, url) && evidence.NormalizeText(ct.Quote) == q {
 				out = append(out, ct)
 			}
 		}

@@ -75,7 +75,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	// The writer keeps its prepared statements (stmtcache.go): Record runs the same few
+	// The writer keeps its prepared statements (stmtcache.go): recording runs the same few
 	// statements for every event. The baseline of the benchmarks (noTree) opens it as the
 	// ledger did before.
 	driverName := cachedDriverName

@@ -178,7 +178,7 @@ func TestResolvedPayloads(t *testing.T) {
 	}
 	n0, h0 := chainState(t, s)
 	for _, p := range refused {
-		if _, err := s.Record(ctx, "system", Draft{Type: typeSeamResolved, Payload: p}); !errors.Is(err, ErrInvalid) {
+		if _, err := s.recordDrafts(ctx, "system", Draft{Type: typeSeamResolved, Payload: p}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%+v: %v; want ErrInvalid", p, err)
 		}
 	}
@@ -186,14 +186,14 @@ func TestResolvedPayloads(t *testing.T) {
 		t.Fatal("refused resolutions changed the chain")
 	}
 	legacy := seamResolved{Seam: seam.ID, Decision: "the first is right", Reason: "The filing says so."}
-	if _, err := s.Record(ctx, "system", Draft{Type: typeSeamResolved, Payload: legacy}); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", Draft{Type: typeSeamResolved, Payload: legacy}); err != nil {
 		t.Fatalf("a resolution recorded before decisions were fixed: %v", err)
 	}
 	if got, _ := s.Claim(ctx, c.ID); got.Standing != evidence.StandingClear || len(got.Decisions) != 2 || got.Decisions[1].Decision != "the first is right" {
 		t.Fatalf("after a free-text resolution: %+v", got)
 	}
 	c2, seam2 := foundClaim(t, s, "600 whales were counted.")
-	if _, err := s.Record(ctx, "system", Draft{Type: typeSeamResolved, Payload: seamResolved{Seam: seam2.ID, Decision: "contradicted", Reason: "r"}}); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", Draft{Type: typeSeamResolved, Payload: seamResolved{Seam: seam2.ID, Decision: "contradicted", Reason: "r"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Claim(ctx, c2.ID); got.Standing != evidence.StandingContradicted {

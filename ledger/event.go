@@ -42,7 +42,7 @@ type Event struct {
 
 // Draft is an event to be recorded: its type and payload. Payload must marshal to a JSON
 // object with no floating-point numbers and no member named "blobs". Blobs are stored
-// content-addressed in the same transaction; Record lists their SHA-256 (lowercase hex), in
+// content-addressed in the same transaction; the store lists their SHA-256 (lowercase hex), in
 // order, under the reserved payload member "blobs". A nil blob is the empty body: it is
 // stored, and listed under the SHA-256 of empty input.
 type Draft struct {

@@ -10,9 +10,6 @@ import (
 	"io"
 )
 
-// MaxEventsPage is the most events [Store.Events] returns at once.
-const MaxEventsPage = 1000
-
 // Export writes every event as one JSON object per line, members in the order of
 // docs/chain.md, oldest first. The events written are a consistent snapshot.
 func (s *Store) Export(ctx context.Context, w io.Writer) error {

@@ -193,14 +193,14 @@ func projectBatchImported(tx *sql.Tx, ev *Event, p *batchImported) error {
 	// connection's statement cache makes Exec as cheap).
 	const (
 		insSource = "INSERT INTO sources (id, class, publisher, first_seq) VALUES (?, 'lead', '', ?) ON CONFLICT (id) DO NOTHING"
-		insClaim  = "INSERT INTO claims (id, batch, position, text, norm, notes, status, strength) VALUES (?, ?, ?, ?, ?, ?, 'reported', '')"
-		insCit    = "INSERT INTO citations (id, claim, position, url, quote, quote_norm, source, notes, status, note, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'reported', ?, '')"
+		insClaim  = "INSERT INTO claims (id, batch, position, text, norm, notes, status, strength) VALUES (?, ?, ?, ?, ?, ?, ?, '')"
+		insCit    = "INSERT INTO citations (id, claim, position, url, quote, quote_norm, source, notes, status, note, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')"
 	)
 	for i, c := range p.Claims {
 		if !validID("c_", c.ID) {
 			return fmt.Errorf("claim id %q: want c_ and 16 hex characters: %w", c.ID, ErrInvalid)
 		}
-		if _, err := tx.Exec(insClaim, c.ID, p.Batch, i, c.Text, evidence.NormalizeText(c.Text), jsonList(c.Notes)); err != nil {
+		if _, err := tx.Exec(insClaim, c.ID, p.Batch, i, c.Text, evidence.NormalizeText(c.Text), jsonList(c.Notes), evidence.StatusReported); err != nil {
 			return fmt.Errorf("claim %s: %w", c.ID, err)
 		}
 		for j, ct := range c.Citations {
@@ -218,7 +218,7 @@ func projectBatchImported(tx *sql.Tx, ev *Event, p *batchImported) error {
 			if len(ct.Notes) > 0 {
 				note = ct.Notes[0]
 			}
-			if _, err := tx.Exec(insCit, ct.ID, c.ID, j, ct.URL, ct.Quote, evidence.NormalizeText(ct.Quote), source, jsonList(ct.Notes), note); err != nil {
+			if _, err := tx.Exec(insCit, ct.ID, c.ID, j, ct.URL, ct.Quote, evidence.NormalizeText(ct.Quote), source, jsonList(ct.Notes), evidence.StatusReported, note); err != nil {
 				return fmt.Errorf("citation %s: %w", ct.ID, err)
 			}
 		}

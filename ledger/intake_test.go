@@ -453,11 +453,11 @@ func TestSeamResolvedTwiceInTheChainIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := Draft{Type: typeSeamResolved, Payload: seamResolved{Seam: seam.ID, Decision: "accepted", Reason: "ok"}}
-	if _, err := s.Record(ctx, "system", d); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", d); err != nil {
 		t.Fatal(err)
 	}
 	n0, h0 := chainState(t, s)
-	if _, err := s.Record(ctx, "system", d); !errors.Is(err, ErrConflict) {
+	if _, err := s.recordDrafts(ctx, "system", d); !errors.Is(err, ErrConflict) {
 		t.Fatalf("second seam.resolved: %v; want ErrConflict", err)
 	}
 	if n, h := chainState(t, s); n != n0 || h != h0 {
@@ -503,6 +503,7 @@ func TestFindClaimsAndCitations(t *testing.T) {
 		{"URL with spaces around", " https://acme.example/about ", "Acme was founded in １９９９", 1},
 		{"same URL, other quote", "https://acme.example/about", "another quote of enough length", 1},
 		{"other URL", "https://acme.example/", "Acme was founded in 1999", 0},
+		{"same page, spelled otherwise (evidence.SameURL)", sameURLVariant, "Acme was founded in 1999", 1},
 	}
 	for _, tt := range cits {
 		t.Run("citations: "+tt.desc, func(t *testing.T) {
@@ -513,6 +514,11 @@ func TestFindClaimsAndCitations(t *testing.T) {
 		})
 	}
 }
+
+// sameURLVariant is https://acme.example/about spelled as evidence.NormalizeURL makes equal:
+// scheme and host in capitals, the default port, a fragment. FindCitations and the
+// memory-write gate (gate's TestCitedBySameURL) both find it.
+const sameURLVariant = "HTTPS://Acme.Example:443/about#history"
 
 func TestClaimsFilter(t *testing.T) {
 	s, _ := openTest(t)

@@ -11,11 +11,12 @@
 //
 // # Recording
 //
-// Every state change is an [Event]. [Store.Record] appends [Draft]s in one transaction: it
-// reads the chain head, builds each event, canonicalizes it (RFC 8785), hashes it (SHA-256),
+// Every state change is an [Event], recorded by one of the domain operations below, each in
+// one transaction: it reads the chain head, builds each event, canonicalizes it (RFC 8785),
+// hashes it (SHA-256),
 // signs the digest (Ed25519), stores its blobs (page bodies, pastes) content-addressed, and
 // applies it to the projection tables through the projector registered for its type. The
-// domain operations are built on it, each one event (or two) in one transaction:
+// domain operations, each one event (or two):
 // [Store.ImportResearch] (batch.imported), [Store.RecordCheck] (citation.checked, and the
 // seam a split opens), [Store.OpenSeam] and [Store.ResolveSeam], [Store.ClassifySource], and
 // [Store.AddUser].

@@ -19,7 +19,7 @@ func openClosed(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Record(context.Background(), "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(context.Background(), "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -167,7 +167,7 @@ func TestReopenKeepsKeyAndChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
 	if rep := mustAuditOK(t, s); rep.Events != 3 {
@@ -188,7 +188,7 @@ func TestFullDiskLosesNothing(t *testing.T) {
 	body := make([]byte, 20000)
 	for i := 0; i < 100; i++ {
 		rand.Read(body)
-		evs, err := s.Record(ctx, "system", Draft{Type: "note.added", Payload: map[string]int{"i": i}, Blobs: [][]byte{body}})
+		evs, err := s.recordDrafts(ctx, "system", Draft{Type: "note.added", Payload: map[string]int{"i": i}, Blobs: [][]byte{body}})
 		if err != nil {
 			fullErr = err
 			break
@@ -205,7 +205,7 @@ func TestFullDiskLosesNothing(t *testing.T) {
 	if rep.Events != acked {
 		t.Fatalf("after the full disk the ledger has %d events, want the %d acknowledged", rep.Events, acked)
 	}
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatalf("a small event after the full disk: %v", err)
 	}
 }
@@ -268,7 +268,7 @@ func TestRotateKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := s.Record(ctx, "system", noteDrafts(1)...)
+	evs, err := s.recordDrafts(ctx, "system", noteDrafts(1)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestRotationInterruptedAfterCommit(t *testing.T) {
 	if s.signer.id != newID {
 		t.Fatalf("signing with %s, want %s", s.signer.id, newID)
 	}
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatal(err)
 	}
 	mustAuditOK(t, s)
@@ -363,7 +363,7 @@ func TestDatabaseFilesAreOwnerOnly(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if _, err := s.Record(context.Background(), "system", noteDrafts(1)...); err != nil {
+			if _, err := s.recordDrafts(context.Background(), "system", noteDrafts(1)...); err != nil {
 				t.Fatal(err)
 			}
 			want := map[string]os.FileMode{

@@ -10,6 +10,21 @@ import (
 	"evidenceledger/evidence"
 )
 
+// The paging convention, declared here once for every paged read (the API, the pages, the
+// MCP tools): a page holds 1 to a maximum number of items, and a reader that gives no limit
+// gets [DefaultPage] of that maximum, a tenth of it. Lists of claims, batches and seams are
+// read [MaxListPage] at most; events, whose exported form is small and which an auditor
+// reads from the first, [MaxEventsPage].
+const (
+	// MaxListPage is the most claims, batches or seams one page holds.
+	MaxListPage = 500
+	// MaxEventsPage is the most events [Store.Events] returns at once.
+	MaxEventsPage = 1000
+)
+
+// DefaultPage is the page size of a read whose maximum is max and which gives no limit.
+func DefaultPage(max int) int { return max / 10 }
+
 // Page asks for one page of a list, by keyset: the list's order is fixed (each list says
 // which), and a page is named by the id of an item next to it, so a page stays the same
 // while items are added elsewhere and costs the same at any depth.

@@ -38,7 +38,7 @@ func childRecord(n int) int {
 	defer s.Close()
 	out := bufio.NewWriter(os.Stdout)
 	for i := 0; n < 0 || i < n; i++ {
-		evs, err := s.Record(ctx, "system", Draft{Type: "note.added", Payload: map[string]int{"pid": os.Getpid(), "i": i}})
+		evs, err := s.recordDrafts(ctx, "system", Draft{Type: "note.added", Payload: map[string]int{"pid": os.Getpid(), "i": i}})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -129,7 +129,7 @@ func TestConcurrentWritersKeepOneChain(t *testing.T) {
 			defer wg.Done()
 			for i := range perGoroutine {
 				batch := 1 + (g+i)%3
-				if _, err := s.Record(ctx, "user:g"+strconv.Itoa(g), noteDrafts(batch)...); err != nil {
+				if _, err := s.recordDrafts(ctx, "user:g"+strconv.Itoa(g), noteDrafts(batch)...); err != nil {
 					errs <- err
 					return
 				}

@@ -35,7 +35,7 @@ func projectorOf[T any](apply func(tx *sql.Tx, ev *Event, p *T) error) projector
 // eventType is a registered event type.
 type eventType struct {
 	project  projector
-	internal bool // recorded by the ledger itself only, never through Record
+	internal bool // recorded by the ledger itself only, never from a caller's Draft
 }
 
 // eventTypes maps each event type to its projector. An event type without one cannot be
@@ -52,7 +52,7 @@ type projectionTable struct {
 // projectionTables lists every projection table, in registration order.
 var projectionTables []projectionTable
 
-// registerEvent registers the projector of an event type that Record accepts. Call it from
+// registerEvent registers the projector of an event type the store records. Call it from
 // an init function; a new event type is one registerEvent call plus, if it needs a new
 // table, one migration and one registerTable call.
 func registerEvent(typ string, p projector) { register(typ, p, false) }
@@ -83,7 +83,7 @@ func registerTable(name, orderBy string) {
 // decodePayload decodes ev's payload into v for a projector, with the semantics of
 // encoding/json (go-json-experiment/json/v1 implements them over the v2 decoder, which
 // reads a check's payload about 2.5 times faster: decoding was a sixth of the audit's
-// replay). Record and the replay both project through it, so they read every payload alike.
+// replay). Recording and the replay both project through it, so they read every payload alike.
 func decodePayload(ev *Event, v any) error { return jsonv1.Unmarshal(ev.Payload, v) }
 
 // apply runs the projector of ev's type: it decodes the payload and applies it.

@@ -23,35 +23,6 @@ type recordOpts struct {
 	decide func(tx *sql.Tx) ([]preparedDraft, error)
 }
 
-// Record appends drafts as events, in order, in one transaction: it reads the chain head,
-// builds each event, canonicalizes it (RFC 8785), hashes and signs it, inserts it with its
-// blobs, applies it to the projection tables, adds it to the Merkle tree, and, when one is
-// due, ends with a signed checkpoint of the tree (checkpoints are batched: batching.go). All
-// commit or none do.
-//
-// actor is "system" or "user:<name>". Every draft's type must have a registered projector
-// (an unknown type never enters the chain); types the ledger reserves for itself (key.*,
-// user.added) are refused: use [Store.RotateKey] and [Store.AddUser]. Errors wrap
-// [ErrInvalid] for refused input. A full disk or a read-only database gives an error wrapping
-// [ErrDiskFull] or [ErrReadOnly] that says so; nothing of the call is recorded then.
-//
-// "at" is the clock's time in UTC, rounded down to the millisecond. When the clock reads
-// earlier than the chain head's time (it stepped back), the head's time is used, so "at"
-// never goes backwards along the chain.
-func (s *Store) Record(ctx context.Context, actor string, drafts ...Draft) ([]Event, error) {
-	if err := checkActor(actor); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	if len(drafts) == 0 {
-		return nil, fmt.Errorf("record: no events given: %w", ErrInvalid)
-	}
-	items, err := prepareDrafts(drafts)
-	if err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	return s.record(ctx, actor, items, recordOpts{})
-}
-
 // prepareDrafts validates and canonicalizes drafts that callers outside the ledger may
 // record: each type needs a registered projector and must not be one the ledger reserves.
 func prepareDrafts(drafts []Draft) ([]preparedDraft, error) {
@@ -87,7 +58,16 @@ func (s *Store) recordDecided(ctx context.Context, actor string, decide func(tx 
 }
 
 // record chains items in one write transaction, retrying when another process holds the
-// lock longer than the busy timeout.
+// lock longer than the busy timeout. Every domain operation records through it: it reads
+// the chain head, builds each event, canonicalizes it (RFC 8785), hashes and signs it,
+// inserts it with its blobs, applies it to the projection tables, adds it to the Merkle
+// tree, and, when one is due, ends with a signed checkpoint of the tree (checkpoints are
+// batched: batching.go). All commit or none do. A full disk or a read-only database gives
+// an error wrapping [ErrDiskFull] or [ErrReadOnly] that says so; nothing is recorded then.
+//
+// "at" is the clock's time in UTC, rounded down to the millisecond. When the clock reads
+// earlier than the chain head's time (it stepped back), the head's time is used, so "at"
+// never goes backwards along the chain.
 func (s *Store) record(ctx context.Context, actor string, items []preparedDraft, o recordOpts) ([]Event, error) {
 	if s.readOnly {
 		return nil, fmt.Errorf("record: %w; open it with its signing key to record", ErrReadOnly)

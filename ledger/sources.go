@@ -134,9 +134,9 @@ func (s *Store) Sources(ctx context.Context) ([]SourceView, error) {
 func loadSources(ctx context.Context, q *sql.Tx, where string, args ...any) ([]SourceView, error) {
 	rows, err := q.QueryContext(ctx, `SELECT s.id, s.class, s.publisher, coalesce(s.classified_by, ''), coalesce(s.classified_at, ''),
 		(SELECT count(*) FROM citations ct WHERE ct.source = s.id),
-		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = 'found_at_source'),
-		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = 'not_found' AND substr(ct.note, 1, ?) = ?)
-		FROM sources s WHERE `+where+` ORDER BY s.id`, append([]any{utf8.RuneCountInString(evidence.NoteNoHost), evidence.NoteNoHost}, args...)...)
+		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = ?),
+		(SELECT count(*) FROM citations ct WHERE ct.source = s.id AND ct.status = ? AND substr(ct.note, 1, ?) = ?)
+		FROM sources s WHERE `+where+` ORDER BY s.id`, append([]any{evidence.StatusFound, evidence.StatusNotFound, utf8.RuneCountInString(evidence.NoteNoHost), evidence.NoteNoHost}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("read sources: %w", err)
 	}

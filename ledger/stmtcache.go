@@ -9,7 +9,7 @@ import (
 	"modernc.org/sqlite"
 )
 
-// Record and the audit's replay apply every event through the projectors, whose tx.Exec and
+// Recording and the audit's replay apply every event through the projectors, whose tx.Exec and
 // tx.Query calls would each prepare their statement anew: most of the replay's time went
 // there. The write connection and the replay database are therefore opened through
 // cachingDriver, which keeps each connection's prepared statements by their SQL text and

@@ -17,7 +17,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if _, err := s.wdb.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Record(ctx, "system", noteDrafts(1)...)
+	_, err := s.recordDrafts(ctx, "system", noteDrafts(1)...)
 	if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "nothing was recorded") || !strings.Contains(err.Error(), "make the data directory writable") {
 		t.Fatalf("recording on a read-only database: %v; want ErrReadOnly, in words that say what to do", err)
 	}
@@ -30,7 +30,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if got := mustAuditOK(t, s).Events; got != before {
 		t.Fatalf("%d events after the refused writes; want %d", got, before)
 	}
-	if _, err := s.Record(ctx, "system", noteDrafts(1)...); err != nil {
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
 		t.Fatalf("after the database is writable again: %v", err)
 	}
 }

@@ -1,3 +1,7 @@
+// From fragments to reading-order text, in one file: the Text a verifier reads, its page
+// starts and glyph runs, and the line, column, running-head and hyphen rules that build it.
+// The rules are applied in order to the same lines.
+
 package pdf
 
 import (

@@ -1,3 +1,8 @@
+// The content-stream walk of the ledongthuc engine, in one file: fonts and their widths,
+// optional content, page boxes, colour and the text operators, building the fragments
+// layout.go orders. They form one interpreter over one state; split, the state would be
+// passed between files.
+
 package pdf
 
 import (

@@ -11,6 +11,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 )
 
 func target(u, quote string) evidence.CheckTarget {
@@ -412,7 +413,7 @@ func TestTruncatedPage(t *testing.T) {
 			if !strings.Contains(r.Result.Reasoning, "cut off") {
 				t.Errorf("reasoning %q does not say the page was cut off", r.Result.Reasoning)
 			}
-			if tc.verdict == evidence.VerdictSupported && r.Result.AccuracyEstimate >= tierEstimate[TierWhitespace] {
+			if tc.verdict == evidence.VerdictSupported && r.Result.AccuracyEstimate >= tierEstimate[match.TierWhitespace] {
 				t.Errorf("estimate %d for a cut page is not below a complete page's", r.Result.AccuracyEstimate)
 			}
 		})

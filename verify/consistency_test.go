@@ -8,6 +8,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 )
 
 // Every quote and context of testdata/consistency/cases.json (the table of evidence's
@@ -29,7 +30,7 @@ func TestConsistencyCasesAreOnTheirPages(t *testing.T) {
 			if q == "" {
 				continue
 			}
-			if m, err := MatchQuote(text.Body, q); err != nil || !m.Found {
+			if m, err := match.Quote(text.Body, q); err != nil || !m.Found {
 				t.Errorf("%s: %q is not on %s (%v)", c.Name, q, c.Page, err)
 			}
 		}
@@ -101,7 +102,7 @@ func TestFigureTokensAreTheMatchersNumbers(t *testing.T) {
 			t.Fatalf("%q: no number token", page)
 		}
 		for _, tok := range toks {
-			if m, err := MatchQuote(page, page[tok.Start:]); err != nil || !m.Found {
+			if m, err := match.Quote(page, page[tok.Start:]); err != nil || !m.Found {
 				t.Errorf("%q: the quote from the token %q on is not found (%v)", page, tok.Text, err)
 			}
 			// Every rune boundary strictly inside the token starts a quote the matcher refuses.
@@ -110,7 +111,7 @@ func TestFigureTokensAreTheMatchersNumbers(t *testing.T) {
 					continue
 				}
 				inner := strings.TrimLeft(page[tok.Start+i:], " \u00a0")
-				if m, err := MatchQuote(page, inner); err == nil && m.Found {
+				if m, err := match.Quote(page, inner); err == nil && m.Found {
 					t.Errorf("%q: the quote %q starts inside the number %q, yet the matcher finds it", page, inner, tok.Text)
 				}
 			}

@@ -1,19 +1,8 @@
 // Package verify checks citations at their sources and decides what the results allow.
 //
-// # Matching
-//
-// [MatchQuote] ([PageText.Match], to match many quotes against one page folded once) looks
-// for a quote in the visible text of a page, folding both in [Tier]s (exact, whitespace,
-// invisible characters, Unicode compatibility forms that keep their letters and digits,
-// typographic punctuation, case) and recording the tier needed. A match starts and ends at
-// word boundaries; an ellipsis splits a quote into parts that must appear in order, within
-// one passage, without leaving out a negation. A found quote is reported with the page's own
-// words around it; one not found gets a [Hint] at most, never a match. docs/matching.md
-// gives the rules.
-//
 // # Verifiers and adjudication
 //
-// A [Verifier] checks one citation and returns a [Report] whose verdict is supported,
+// A [Verifier] checks one citation, its quote matched by package match, and returns a [Report] whose verdict is supported,
 // contradicted, not_found or unreachable. [NewDOMVerifier] and [NewTokensVerifier] fetch the
 // page themselves, each with its own fetcher and text extractor. [Run.Check]
 // ([Checker.NewRun]) runs both on a citation, each judging its own [Capture] of the page,
@@ -47,20 +36,4 @@
 // citations of one URL together, and records each check as it completes through a
 // [CheckStore] (the ledger); [Jobs] runs such checks in the background
 // for the HTTP API and reports their progress ([JobStatus]).
-//
-// # The memory-write gate
-//
-// [Gate] decides whether a text may be written to an agent's persistent memory. It sorts
-// every statement of the text with the triage rules of package evidence (only factual claims
-// are gated; instructions, preferences, plans, questions, code, opinions and headings pass,
-// listed with the rule), looks each factual claim up through a [GateLedger], and allows the
-// text only when every one was found at its source, has no open seam and no citation
-// not_found, and has at least the strength asked for ([ParseMinStrength]). With a
-// [GateCheck] it first imports and checks, on the spot and within a time limit, the cited
-// claims the ledger does not hold. gate.go holds the decision and gate_match.go the exact
-// match of a sentence with a verified text; gate_hook.go reads the hook inputs of the agents
-// ([ParseHook]) and says which files are memory ([MemoryFiles], [ParseMemoryFiles]);
-// gate_file.go computes what a tool leaves in a memory file and what of it is gated
-// ([MemoryFiles.Plan], [ChangedText]); gate_shell.go reads shell commands for what they
-// write. docs/gate.md describes it.
 package verify

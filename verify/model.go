@@ -11,6 +11,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 )
 
 // ModelConfig configures the model tiers (docs/models.md). The tiers are off unless
@@ -189,7 +190,7 @@ func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTa
 		call.Outcome = "not asked: " + j.Problem
 		return j, call
 	}
-	pt := NewPageText(text.Body).InLanguage(text.Lang)
+	pt := match.NewPageText(text.Body).InLanguage(text.Lang)
 	passages := v.passages(pt, t)
 	var user strings.Builder
 	user.WriteString("Claim: " + t.ClaimText + "\n\nPassages from the page:\n")
@@ -218,7 +219,7 @@ func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTa
 
 // passages is what the verifier sends of page for t: its selection from the page's
 // sentences, anchored on the sentences where t's quote is found (model_passages.go).
-func (v *modelVerifier) passages(page *PageText, t evidence.CheckTarget) []string {
+func (v *modelVerifier) passages(page *match.PageText, t evidence.CheckTarget) []string {
 	sentences, spans := sentenceSpans(page.Text())
 	var anchors []int
 	if m, err := page.Match(t.Quote); err == nil {
@@ -250,7 +251,7 @@ func parseVerdict(content string, j *evidence.SupportJudgement) error {
 
 // evidenceOnPage fails, matching errOffSchema, unless every evidence sentence is on the
 // page: a model cannot invent evidence.
-func evidenceOnPage(page *PageText, sentences []string) error {
+func evidenceOnPage(page *match.PageText, sentences []string) error {
 	for i, s := range sentences {
 		if _, err := evidence.QuoteParts(s); err != nil {
 			return fmt.Errorf("%w: evidence sentence %d (%q) cannot be looked for on the page: %v", errOffSchema, i+1, s, err)

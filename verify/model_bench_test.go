@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"evidenceledger/evidence"
+	"evidenceledger/match"
 )
 
 // firstPassage finds passage [1] of a verifier's request.
@@ -133,7 +134,7 @@ func unverifiedTokens(b *testing.B, m *Models, t evidence.CheckTarget) (read, wr
 	}
 	sentences, spans := sentenceSpans(ext.Body)
 	var anchors []int
-	if match, err := MatchQuote(ext.Body, t.Quote); err == nil {
+	if match, err := match.Quote(ext.Body, t.Quote); err == nil {
 		anchors = anchorSentences(spans, match)
 	}
 	forced, cands := sentenceCandidates(t.ClaimText, sentences, anchors)

@@ -9,6 +9,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 )
 
 // modelSeeds returns the recorded replies of testdata/models.
@@ -61,7 +62,7 @@ func FuzzModelReply(f *testing.F) {
 			err = j.Validate()
 		}
 		if err == nil {
-			err = evidenceOnPage(NewPageText(page.Body), j.Evidence)
+			err = evidenceOnPage(match.NewPageText(page.Body), j.Evidence)
 		}
 		if err != nil {
 			return
@@ -73,7 +74,7 @@ func FuzzModelReply(f *testing.F) {
 			if _, err := evidence.QuoteParts(e); err != nil {
 				t.Fatalf("accepted evidence %q is not a checkable quote: %v", e, err)
 			}
-			if m, err := MatchQuote(page.Body, e); err != nil || !m.Found {
+			if m, err := match.Quote(page.Body, e); err != nil || !m.Found {
 				t.Fatalf("accepted evidence %q is not on the page", e)
 			}
 		}

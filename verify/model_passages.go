@@ -5,6 +5,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"evidenceledger/evidence"
+	"evidenceledger/match"
 )
 
 // Passage selection for the model verifiers (docs/models.md). Each verifier receives the
@@ -48,16 +51,16 @@ func pageSentences(text string) []string {
 
 // sentenceSpans is pageSentences with where each sentence lies in text (byte offsets, the
 // sentence trimmed of spaces).
-func sentenceSpans(text string) ([]string, []Span) {
+func sentenceSpans(text string) ([]string, []match.Span) {
 	var out []string
-	var spans []Span
+	var spans []match.Span
 	start := 0
 	add := func(from int, s string) {
 		lead := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
 		s = strings.TrimSpace(s)
 		if s != "" {
 			out = append(out, s)
-			spans = append(spans, Span{Start: from + lead, End: from + lead + len(s)})
+			spans = append(spans, match.Span{Start: from + lead, End: from + lead + len(s)})
 		}
 	}
 	emit := func(end int) {
@@ -91,7 +94,7 @@ func sentenceSpans(text string) ([]string, []Span) {
 
 // anchorSentences returns the indexes of the sentences that overlap the spans of a found
 // quote, in page order; none when m is not found.
-func anchorSentences(spans []Span, m Match) []int {
+func anchorSentences(spans []match.Span, m match.Match) []int {
 	if !m.Found {
 		return nil
 	}
@@ -129,21 +132,12 @@ func terms(s string) map[string]bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
-		if stopwords[w] || utf8.RuneCountInString(w) < 3 && !isDigits(w) {
+		if stopwords[w] || utf8.RuneCountInString(w) < 3 && !evidence.IsDigits(w) {
 			continue
 		}
 		out[w] = true
 	}
 	return out
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 type scored struct {

@@ -11,6 +11,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 )
 
 // On the realistic batch of BenchmarkModelTier (the 31 real claims and quotes of
@@ -59,7 +60,7 @@ func TestModelPassagesHoldTheFoundQuote(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := MatchQuote(text.Body, cs.Quote)
+			m, err := match.Quote(text.Body, cs.Quote)
 			if err != nil || !m.Found {
 				t.Errorf("%s: the quote is not in %s's reading of the page: %v", cs.Name, v.role, err)
 				continue
@@ -110,7 +111,7 @@ func TestAnchorSentences(t *testing.T) {
 		{"First sentence here … The last sentence here", []int{0, 3}},
 		{"The registry counted 9,999 companies", nil},
 	} {
-		m, err := MatchQuote(text, tc.quote)
+		m, err := match.Quote(text, tc.quote)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +167,7 @@ func FuzzPassages(f *testing.F) {
 			f.Fatal(err)
 		}
 		body := text.Body
-		if m, err := MatchQuote(body, c.Quote); err == nil && m.Found {
+		if m, err := match.Quote(body, c.Quote); err == nil && m.Found {
 			// The page's text around the quote keeps each run of the fuzz quick.
 			from, to := max(m.Spans[0].Start-1500, 0), min(m.Spans[len(m.Spans)-1].End+1500, len(body))
 			body = strings.ToValidUTF8(body[from:to], "")
@@ -190,7 +191,7 @@ func FuzzPassages(f *testing.F) {
 			}
 			end = sp.End
 		}
-		m, err := MatchQuote(text, quote)
+		m, err := match.Quote(text, quote)
 		if err != nil || !m.Found {
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"evidenceledger/evidence"
+	"evidenceledger/match"
 )
 
 // The page the model tests check: /report of the loopback site (supportedHTML).
@@ -541,7 +542,7 @@ func TestModelBudgetSpentMidCitation(t *testing.T) {
 // researcher's quote (evidence.QuoteParts): twelve runes that hold fewer than twelve letters or
 // digits are refused, even where the words are on the page.
 func TestEvidenceSentenceIsAQuote(t *testing.T) {
-	page := NewPageText("Results: a, b, c, d, e. The council approved the budget on Monday.")
+	page := match.NewPageText("Results: a, b, c, d, e. The council approved the budget on Monday.")
 	if err := evidenceOnPage(page, []string{"a, b, c, d, e."}); !errors.Is(err, errOffSchema) {
 		t.Errorf("a 14-rune sentence of 5 letters was accepted as evidence: %v", err)
 	}

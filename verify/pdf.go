@@ -9,6 +9,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 	"evidenceledger/pdf"
 )
 
@@ -86,12 +87,12 @@ func unbarred(s string) string { return strings.ReplaceAll(s, string(columnBarri
 func (c *Capture) setText(text fetch.Text, doc *pdf.Text) {
 	c.PDF = doc
 	if doc == nil {
-		c.Text = NewPageText(text.Body).InLanguage(text.Lang)
+		c.Text = match.NewPageText(text.Body).InLanguage(text.Lang)
 		return
 	}
-	c.Text = NewPageText(barred(doc.Body, doc.Breaks))
+	c.Text = match.NewPageText(barred(doc.Body, doc.Breaks))
 	if doc.Alt != "" {
-		c.alt = NewPageText(barred(doc.Alt, doc.AltBreaks))
+		c.alt = match.NewPageText(barred(doc.Alt, doc.AltBreaks))
 	}
 }
 
@@ -107,7 +108,7 @@ const maxUnseenRetries = 3
 // that fails either is passed over for the next one; without one the quote is not found,
 // with what was found in PDFFacts.Unseen. It returns
 // the match and, for a PDF, what was learnt of it (nil for a web page).
-func (c *Capture) match(quote string) (Match, *PDFFacts, error) {
+func (c *Capture) match(quote string) (match.Match, *PDFFacts, error) {
 	quote = unbarred(quote)
 	m, err := c.Text.Match(quote)
 	if err != nil || c.PDF == nil {
@@ -142,7 +143,7 @@ func inkChecked(p *pdf.Text) bool {
 // settle returns the first placement of quote, from m on (in the other reading when alt),
 // that a reader reads (read), looking at the next ones up to maxUnseenRetries; when none is,
 // a Match not found and why the first placement is not read.
-func (c *Capture) settle(quote string, m Match, alt bool) (Match, bool, string) {
+func (c *Capture) settle(quote string, m match.Match, alt bool) (match.Match, bool, string) {
 	orig := c.Text
 	if alt {
 		orig = c.alt
@@ -158,7 +159,7 @@ func (c *Capture) settle(quote string, m Match, alt bool) (Match, bool, string) 
 			first = why
 		}
 		if try == maxUnseenRetries {
-			return Match{}, false, first
+			return match.Match{}, false, first
 		}
 		// Bar the first rune of this placement and look again: the next placement, if any.
 		b := []byte(text.Text())
@@ -166,20 +167,20 @@ func (c *Capture) settle(quote string, m Match, alt bool) (Match, bool, string) 
 		for i := range size {
 			b[m.Spans[0].Start+i] = columnBarrier
 		}
-		text = NewPageText(string(b))
+		text = match.NewPageText(string(b))
 		next, err := text.Match(quote)
 		if err != nil || !next.Found {
-			return Match{}, false, first
+			return match.Match{}, false, first
 		}
 		// The excerpt is of the page's text, not of the copy with barred placements.
-		m = foundMatch(orig.Text(), next.Tier, next.Spans)
+		m = match.At(orig.Text(), next.Tier, next.Spans)
 	}
 }
 
 // read reports whether a reader reads the placement m as the quote: no column gap lies
 // between two of its parts (an ellipsis leaves text out, not a column), and, in PDFium's
 // text, every character of it is seen (inked). When not, it says why.
-func (c *Capture) read(m Match, alt bool) (bool, string) {
+func (c *Capture) read(m match.Match, alt bool) (bool, string) {
 	text := c.Text.Text()
 	if alt {
 		text = c.alt.Text()
@@ -208,13 +209,13 @@ type inkVerdict struct {
 }
 
 // inkKey names a placement: its reading and its spans.
-func inkKey(m Match, alt bool) string { return fmt.Sprint(alt, m.Spans) }
+func inkKey(m match.Match, alt bool) string { return fmt.Sprint(alt, m.Spans) }
 
 // inked reports whether every character of the placement m is drawn visibly on its page,
 // and, when not, says what was found. The first placement of every other quote the run
 // will look for in this capture (Capture.expected) is checked in the same engine run, and
 // every verdict is kept for the quotes to come.
-func (c *Capture) inked(m Match, alt bool) (bool, string) {
+func (c *Capture) inked(m match.Match, alt bool) (bool, string) {
 	c.ink.mu.Lock()
 	defer c.ink.mu.Unlock()
 	if c.ink.seen == nil {
@@ -230,7 +231,7 @@ func (c *Capture) inked(m Match, alt bool) (bool, string) {
 		glyphs []pdf.Glyph
 	}
 	var batch []placement
-	add := func(m Match, alt bool) {
+	add := func(m match.Match, alt bool) {
 		k := inkKey(m, alt)
 		if _, done := c.ink.seen[k]; done || slices.ContainsFunc(batch, func(p placement) bool { return p.key == k }) {
 			return
@@ -280,7 +281,7 @@ func (c *Capture) inked(m Match, alt bool) (bool, string) {
 
 // firstPlacement returns where quote is first found in c's text, or in its other reading,
 // before any ink check.
-func (c *Capture) firstPlacement(quote string) (Match, bool, bool) {
+func (c *Capture) firstPlacement(quote string) (match.Match, bool, bool) {
 	quote = unbarred(quote)
 	if m, err := c.Text.Match(quote); err == nil && m.Found {
 		return m, false, true
@@ -290,7 +291,7 @@ func (c *Capture) firstPlacement(quote string) (Match, bool, bool) {
 			return m, true, true
 		}
 	}
-	return Match{}, false, false
+	return match.Match{}, false, false
 }
 
 // unseenNote adds to r, a not_found report of a PDF, what the ink check found when the
@@ -304,7 +305,7 @@ func unseenNote(r *Report, pdf *PDFFacts) {
 }
 
 // foundNote is the note of a found quote: the page's own words, and for a PDF the page.
-func foundNote(m Match, pdf *PDFFacts) string {
+func foundNote(m match.Match, pdf *PDFFacts) string {
 	if pdf != nil && pdf.FoundOn > 0 {
 		return fmt.Sprintf("found on p. %d of the PDF: “%s”", pdf.FoundOn, m.Excerpt)
 	}

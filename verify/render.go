@@ -1,3 +1,8 @@
+// The rendering verifier's browser, in one file: finding and starting headless Chromium,
+// its tabs, loading a capture and answering every request the page makes from it (none
+// reaches the network). The three share one browser's lifetime; reading what it drew is in
+// render_check.go.
+
 package verify
 
 import (

@@ -13,6 +13,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 )
 
 // RenderFacts is what the rendering verifier learnt of a quote on a web page.
@@ -34,7 +35,7 @@ type renderState struct {
 	seen map[string]sight
 	// scripted is the text of the page as its scripts draw it, once read; scriptErr is why
 	// it could not be read.
-	scripted  *PageText
+	scripted  *match.PageText
 	scriptRun bool
 	scriptErr error
 }
@@ -42,7 +43,7 @@ type renderState struct {
 func partsKey(parts []string) string { return strings.Join(parts, "\x00") }
 
 // matchedParts returns the page's own text of each part of a found match.
-func matchedParts(text string, m Match) []string {
+func matchedParts(text string, m match.Match) []string {
 	out := make([]string, len(m.Spans))
 	for i, sp := range m.Spans {
 		out[i] = text[sp.Start:sp.End]
@@ -88,7 +89,7 @@ func hasExternalScript(body []byte) bool {
 // (m, found in c.Text): the browser is asked once per capture, with the first placement of
 // every quote the run will look for there (Capture.expected) besides this one, and its
 // answers are kept.
-func (c *Capture) sightOf(ctx context.Context, quote string, m Match) RenderFacts {
+func (c *Capture) sightOf(ctx context.Context, quote string, m match.Match) RenderFacts {
 	if c.render == nil {
 		return RenderFacts{Sight: evidence.SightStyleOnly, Why: "no rendering verifier is configured"}
 	}
@@ -230,7 +231,7 @@ func (c *Capture) scriptable() bool {
 // look for is matched in that text, and the browser, in the same tab, says which are drawn
 // where a reader sees them. It returns the match (not found when the words are unseen), the
 // facts, and the text (nil when the page could not be rendered).
-func (c *Capture) scriptedMatch(ctx context.Context, quote string) (Match, RenderFacts, *PageText, error) {
+func (c *Capture) scriptedMatch(ctx context.Context, quote string) (match.Match, RenderFacts, *match.PageText, error) {
 	c.sights.mu.Lock()
 	defer c.sights.mu.Unlock()
 	if c.sights.seen == nil {
@@ -248,7 +249,7 @@ func (c *Capture) scriptedMatch(ctx context.Context, quote string) (Match, Rende
 				c.sights.scriptErr = err
 				return nil
 			}
-			c.sights.scripted = NewPageText(t.Body)
+			c.sights.scripted = match.NewPageText(t.Body)
 			seen := map[string]bool{}
 			for _, q := range quotes {
 				m, err := c.sights.scripted.Match(q)
@@ -279,7 +280,7 @@ func (c *Capture) scriptedMatch(ctx context.Context, quote string) (Match, Rende
 		if err == nil {
 			err = errors.New("the rendered page could not be read")
 		}
-		return Match{}, RenderFacts{Sight: evidence.SightStyleOnly, Why: plainRenderError(err), Scripts: true}, nil, err
+		return match.Match{}, RenderFacts{Sight: evidence.SightStyleOnly, Why: plainRenderError(err), Scripts: true}, nil, err
 	}
 	m, err := pt.Match(quote)
 	if err != nil || !m.Found {
@@ -288,7 +289,7 @@ func (c *Capture) scriptedMatch(ctx context.Context, quote string) (Match, Rende
 	s, ok := c.sights.seen[partsKey(matchedParts(pt.Text(), m))]
 	if !ok {
 		// A quote the run did not announce: its placement differs from the ones judged.
-		return Match{}, RenderFacts{Sight: evidence.SightStyleOnly, Why: "the quote was not among those the rendering was asked about", Scripts: true}, pt, nil
+		return match.Match{}, RenderFacts{Sight: evidence.SightStyleOnly, Why: "the quote was not among those the rendering was asked about", Scripts: true}, pt, nil
 	}
 	f := factsOf(s)
 	f.Scripts = true

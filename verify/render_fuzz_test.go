@@ -15,6 +15,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 )
 
 // fuzzSentence is the sentence every seed page of testdata/render/fuzz holds, hidden in one
@@ -67,7 +68,7 @@ func FuzzRenderFoundIsSeen(f *testing.F) {
 		if err != nil {
 			return // no text to match in
 		}
-		pt := NewPageText(text.Body).InLanguage(text.Lang)
+		pt := match.NewPageText(text.Body).InLanguage(text.Lang)
 		m, err := pt.Match(quote)
 		if err != nil || !m.Found {
 			return

@@ -13,6 +13,7 @@ import (
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
 	"evidenceledger/ledger"
+	"evidenceledger/match"
 	"evidenceledger/verify"
 )
 
@@ -66,13 +67,13 @@ func (s *corpusSite) take() map[string]int {
 func pageQuotes(t testing.TB, page string, found, absent int) (in, out []string) {
 	t.Helper()
 	body := verify.ReadCorpusPage(t, page)
-	var texts []*verify.PageText
+	var texts []*match.PageText
 	for _, x := range []verify.Extractor{fetch.ExtractDOM, fetch.ExtractTokens} {
 		text, err := x(body, "text/html")
 		if err != nil {
 			t.Fatal(err)
 		}
-		texts = append(texts, verify.NewPageText(text.Body))
+		texts = append(texts, match.NewPageText(text.Body))
 	}
 	onBoth := func(q string, want bool) bool {
 		for _, pt := range texts {

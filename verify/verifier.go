@@ -9,6 +9,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/match"
 	"evidenceledger/pdf"
 )
 
@@ -32,7 +33,7 @@ type Report struct {
 	// fetched; a person must open it.
 	LoginWall bool
 	// Match is the quote match when the page's text could be read.
-	Match *Match
+	Match *match.Match
 	// PDF is what was learnt of a PDF whose text could be read; nil for a web page.
 	PDF *PDFFacts
 	// Render is what the rendering verifier learnt of the quote on a web page whose text
@@ -102,7 +103,7 @@ type Capture struct {
 	FetchErr error
 	// Text is the visible text, folded once per tier and shared by every quote; nil when
 	// the fetch failed or the text cannot be read.
-	Text *PageText
+	Text *match.PageText
 	// ExtractErr is why the text cannot be read, or nil (fetch.ErrTruncated is kept here
 	// and does not make Text nil: a cut page's beginning is still read).
 	ExtractErr error
@@ -110,7 +111,7 @@ type Capture struct {
 	PDF *pdf.Text
 	// alt is, for such a PDF, its other reading of unsettled line-end hyphens (see
 	// pdf.Text.Alt); nil when there is none.
-	alt *PageText
+	alt *match.PageText
 	// expected are the quotes the run will look for in this capture, whose ink a PDF's
 	// first ink check confirms at once (pdf.go); ink keeps the verdicts.
 	expected []string
@@ -302,7 +303,7 @@ func (v *QuoteVerifier) unseen(page *fetch.Result, f RenderFacts) Report {
 		},
 		Note:   evidence.NoteUnseen + ": " + f.Why,
 		Page:   page,
-		Match:  &Match{},
+		Match:  &match.Match{},
 		Render: &f,
 	}
 }
@@ -322,22 +323,22 @@ func (v *QuoteVerifier) unreachable(page *fetch.Result, estimate int, note, reas
 
 // tierEstimate is the accuracy estimate of a found quote by the folding it needed: the more
 // folding, the more room for a look-alike passage that is not what the researcher quoted.
-var tierEstimate = map[Tier]int{
-	TierExact:       98,
-	TierWhitespace:  96,
-	TierInvisible:   94,
-	TierUnicode:     92,
-	TierPunctuation: 90,
-	TierCase:        82,
+var tierEstimate = map[match.Tier]int{
+	match.TierExact:       98,
+	match.TierWhitespace:  96,
+	match.TierInvisible:   94,
+	match.TierUnicode:     92,
+	match.TierPunctuation: 90,
+	match.TierCase:        82,
 }
 
-var tierReason = map[Tier]string{
-	TierExact:       "it matched exactly, byte for byte",
-	TierWhitespace:  "it matched once runs of whitespace were folded to one space",
-	TierInvisible:   "it matched once whitespace was folded and invisible characters (soft hyphens, zero-width characters) dropped",
-	TierUnicode:     "it matched once whitespace, invisible characters and Unicode compatibility forms were folded",
-	TierPunctuation: "it matched once typographic quotes and dashes were folded too",
-	TierCase:        "it matched only with upper and lower case folded as well, so the capitalisation differs from the page",
+var tierReason = map[match.Tier]string{
+	match.TierExact:       "it matched exactly, byte for byte",
+	match.TierWhitespace:  "it matched once runs of whitespace were folded to one space",
+	match.TierInvisible:   "it matched once whitespace was folded and invisible characters (soft hyphens, zero-width characters) dropped",
+	match.TierUnicode:     "it matched once whitespace, invisible characters and Unicode compatibility forms were folded",
+	match.TierPunctuation: "it matched once typographic quotes and dashes were folded too",
+	match.TierCase:        "it matched only with upper and lower case folded as well, so the capitalisation differs from the page",
 }
 
 // fetchEstimate is how sure a verifier is that a page that failed this way cannot be read.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -9,7 +10,7 @@ import (
 )
 
 func (s *server) handleAudit(w http.ResponseWriter, r *http.Request) {
-	run, err := s.audits.run(r.Context(), s.cfg.Ledger.Audit)
+	run, err := s.audits.run(r.Context(), s.chainReads().Audit)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -23,12 +24,13 @@ func (s *server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	limit, err := queryInt(r, "limit", 100, "the most events to return", 100)
+	def := ledger.DefaultPage(ledger.MaxEventsPage)
+	limit, err := queryInt(r, "limit", int64(def), "the most events to return", def)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
-	evs, err := s.cfg.Ledger.Events(r.Context(), after, int(limit))
+	evs, err := s.chainReads().Events(r.Context(), after, int(limit))
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -37,7 +39,7 @@ func (s *server) handleEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleKeys(w http.ResponseWriter, r *http.Request) {
-	set, err := s.cfg.Ledger.Keys(r.Context())
+	set, err := s.chainReads().Keys(r.Context())
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -59,3 +61,13 @@ func queryInt(r *http.Request, name string, def int64, what string, example int)
 	}
 	return n, nil
 }
+
+// chainLedger is what the chain's read routes (events, keys, audit) call.
+type chainLedger interface {
+	Audit(ctx context.Context) (ledger.Report, error)
+	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
+	Keys(ctx context.Context) (ledger.KeySet, error)
+}
+
+// chainReads is the store as the chain's read routes see it.
+func (s *server) chainReads() chainLedger { return s.cfg.Ledger }

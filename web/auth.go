@@ -37,7 +37,7 @@ func (s *server) auth(need role, h http.HandlerFunc) http.Handler {
 			Error(w, r, fmt.Errorf("send \"Authorization: Bearer TOKEN\" (make a token with `ledger user add`): %w", ledger.ErrUnauthenticated))
 			return
 		}
-		u, err := s.cfg.Ledger.Authenticate(r.Context(), strings.TrimSpace(token))
+		u, err := s.authStore().Authenticate(r.Context(), strings.TrimSpace(token))
 		if err != nil {
 			Error(w, r, err)
 			return
@@ -49,3 +49,11 @@ func (s *server) auth(need role, h http.HandlerFunc) http.Handler {
 		h(w, r.WithContext(context.WithValue(r.Context(), userKey{}, u)))
 	})
 }
+
+// authLedger is what the API's authentication calls.
+type authLedger interface {
+	Authenticate(ctx context.Context, token string) (ledger.User, error)
+}
+
+// authStore is the store as the API's authentication sees it.
+func (s *server) authStore() authLedger { return s.cfg.Ledger }

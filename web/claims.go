@@ -16,7 +16,7 @@ func (s *server) handleClaims(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), f, p)
+	cp, err := s.intake().ClaimsPage(r.Context(), f, p)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -26,7 +26,7 @@ func (s *server) handleClaims(w http.ResponseWriter, r *http.Request) {
 
 // handleClaim answers one claim with its citations.
 func (s *server) handleClaim(w http.ResponseWriter, r *http.Request) {
-	c, err := s.cfg.Ledger.Claim(r.Context(), r.PathValue("id"))
+	c, err := s.intake().Claim(r.Context(), r.PathValue("id"))
 	if err != nil {
 		Error(w, r, err)
 		return

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"evidenceledger/evidence"
+	"evidenceledger/gate"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -82,7 +83,7 @@ func TestBrowserContradictionDecided(t *testing.T) {
 		}
 		raw, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		var d verify.GateDecision
+		var d gate.Decision
 		if err := json.Unmarshal(raw, &d); err != nil || resp.StatusCode != 200 {
 			t.Fatalf("POST /api/gate: %d %s", resp.StatusCode, raw)
 		}
@@ -90,7 +91,7 @@ func TestBrowserContradictionDecided(t *testing.T) {
 			t.Fatalf("POST /api/gate: %s; want it blocked because %q", raw, want)
 		}
 		// `ledger gate` decides with the same reader of the ledger.
-		if d, err := verify.Gate(ctx, GateLedger(st), text, verify.GateOptions{}); err != nil || d.Allow || !strings.Contains(strings.Join(d.Claims[0].Reasons, "; "), want) {
+		if d, err := gate.Evaluate(ctx, gate.StoreLedger(st), text, gate.Options{}); err != nil || d.Allow || !strings.Contains(strings.Join(d.Claims[0].Reasons, "; "), want) {
 			t.Fatalf("the gate: %+v %v; want it blocked because %q", d, err, want)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"evidenceledger/verify"
+	"evidenceledger/match"
 )
 
 // FuzzHighlight checks that the excerpt highlighter never loses or invents text, and that
@@ -47,7 +47,7 @@ func FuzzHighlight(f *testing.F) {
 		if whole.String() != excerpt {
 			t.Fatalf("segments %+v do not rebuild the excerpt %q", segs, excerpt)
 		}
-		if m, err := verify.MatchQuote(excerpt, quote); err == nil && m.Found && marked == 0 {
+		if m, err := match.Quote(excerpt, quote); err == nil && m.Found && marked == 0 {
 			t.Fatalf("quote %q found in %q but nothing marked", quote, excerpt)
 		}
 		var out strings.Builder

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"evidenceledger/evidence"
+	"evidenceledger/gate"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -27,7 +28,7 @@ import (
 //	               checked; each citation's status, note, strength and residual risk
 //	claim_status   a claim, or a batch's claims (and its check job); waits on a job
 //	batch_report   the hand-off report (ledger.HandOff) as structured content
-//	gate_text      may a text be written to memory (verify.Gate), check optional
+//	gate_text      may a text be written to memory (gate.Evaluate), check optional
 //	audit_status   the latest signed checkpoint and the result of an audit of the chain
 //
 // The same tools answer over stdio (`ledger mcp`, one user fixed when it starts) and over
@@ -335,7 +336,7 @@ func (t *mcpTools) doCheckClaims(ctx context.Context, req *mcp.CallToolRequest, 
 		return CheckAnswer{}, err
 	}
 	actor := "user:" + u.Name
-	b, err := t.s.cfg.Ledger.ImportResearch(ctx, actor, paste, res)
+	b, err := t.s.mcpStore().ImportResearch(ctx, actor, paste, res)
 	if err != nil {
 		return CheckAnswer{}, err
 	}
@@ -398,9 +399,9 @@ func (t *mcpTools) waitJob(ctx context.Context, req *mcp.CallToolRequest, job st
 func (t *mcpTools) answer(ctx context.Context, batch string, st *verify.JobStatus) (CheckAnswer, error) {
 	ans := CheckAnswer{Batch: batch, Job: st, Claims: []MCPClaim{}, Meaning: mcpMeaning}
 	ans.Finished = st == nil || st.State == verify.JobDone || st.State == verify.JobFailed
-	p := ledger.Page{Limit: 500}
+	p := ledger.Page{Limit: ledger.MaxListPage}
 	for {
-		cp, err := t.s.cfg.Ledger.ClaimsPage(ctx, ledger.ClaimFilter{Batch: batch}, p)
+		cp, err := t.s.mcpStore().ClaimsPage(ctx, ledger.ClaimFilter{Batch: batch}, p)
 		if err != nil {
 			return CheckAnswer{}, err
 		}
@@ -460,13 +461,13 @@ func (t *mcpTools) doClaimStatus(ctx context.Context, req *mcp.CallToolRequest, 
 		if in.Job != "" {
 			return CheckAnswer{}, fmt.Errorf(`"job" goes with "batch", not "claim": %w`, errMCPInput)
 		}
-		c, err := t.s.cfg.Ledger.Claim(ctx, in.Claim)
+		c, err := t.s.mcpStore().Claim(ctx, in.Claim)
 		if err != nil {
 			return CheckAnswer{}, err
 		}
 		return CheckAnswer{Batch: c.Batch, Finished: true, Claims: []MCPClaim{mcpClaim(c)}, Meaning: mcpMeaning}, nil
 	}
-	if _, err := t.s.cfg.Ledger.BatchSummary(ctx, in.Batch); err != nil {
+	if _, err := t.s.mcpStore().BatchSummary(ctx, in.Batch); err != nil {
 		return CheckAnswer{}, err
 	}
 	if in.Job == "" {
@@ -492,52 +493,52 @@ func (t *mcpTools) batchReport(ctx context.Context, req *mcp.CallToolRequest, in
 	if strings.TrimSpace(in.Batch) == "" {
 		return nil, ledger.HandOff{}, toolError("batch_report", fmt.Errorf(`give "batch", a batch id: %w`, errMCPInput))
 	}
-	h, err := t.s.cfg.Ledger.HandOff(ctx, strings.TrimSpace(in.Batch))
+	h, err := t.s.mcpStore().HandOff(ctx, strings.TrimSpace(in.Batch))
 	if err != nil {
 		return nil, ledger.HandOff{}, toolError("batch_report", err)
 	}
 	return nil, h, nil
 }
 
-func (t *mcpTools) gateText(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (*mcp.CallToolResult, verify.GateDecision, error) {
+func (t *mcpTools) gateText(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (*mcp.CallToolResult, gate.Decision, error) {
 	d, err := t.doGate(ctx, req, in)
 	if err != nil {
-		return nil, verify.GateDecision{}, toolError("gate_text", err)
+		return nil, gate.Decision{}, toolError("gate_text", err)
 	}
 	return nil, d, nil
 }
 
 // doGate is POST /api/gate's decision (handleGate), for a tool call.
-func (t *mcpTools) doGate(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (verify.GateDecision, error) {
+func (t *mcpTools) doGate(ctx context.Context, req *mcp.CallToolRequest, in GateTextIn) (gate.Decision, error) {
 	u, err := t.user(ctx, req)
 	if err != nil {
-		return verify.GateDecision{}, err
+		return gate.Decision{}, err
 	}
 	if len(in.Text) > evidence.MaxPasteBytes {
-		return verify.GateDecision{}, errGateTooLarge
+		return gate.Decision{}, errGateTooLarge
 	}
 	if err := evidence.CheckString(in.Text); err != nil {
-		return verify.GateDecision{}, err
+		return gate.Decision{}, err
 	}
-	min, err := verify.ParseMinStrength(in.MinStrength)
+	min, err := gate.ParseMinStrength(in.MinStrength)
 	if err != nil {
-		return verify.GateDecision{}, fmt.Errorf("%w: %w", err, errMCPInput)
+		return gate.Decision{}, fmt.Errorf("%w: %w", err, errMCPInput)
 	}
-	opt := verify.GateOptions{Min: min}
+	opt := gate.Options{Min: min}
 	if in.Check {
 		if _, err := t.writer(ctx, req, `gate_text with "check": true`); err != nil {
-			return verify.GateDecision{}, err
+			return gate.Decision{}, err
 		}
 		if t.s.cfg.Checker == nil {
-			return verify.GateDecision{}, errNoChecker
+			return gate.Decision{}, errNoChecker
 		}
-		opt.Check = &verify.GateCheck{Store: GateImporter(t.s.cfg.Ledger), Checker: t.s.cfg.Checker, Actor: "user:" + u.Name, Workers: t.s.cfg.CheckWorkers}
+		opt.Check = &gate.Check{Store: gate.StoreImporter(t.s.cfg.Ledger), Checker: t.s.cfg.Checker, Actor: "user:" + u.Name, Workers: t.s.cfg.CheckWorkers}
 	}
-	d, err := verify.Gate(ctx, GateLedger(t.s.cfg.Ledger), in.Text, opt)
+	d, err := gate.Evaluate(ctx, gate.StoreLedger(t.s.cfg.Ledger), in.Text, opt)
 	if err != nil {
 		// The decision of a failed gate blocks; the error says so and carries no detail.
 		log.Printf("mcp gate_text: %v", err)
-		return verify.GateDecision{}, errors.New("the ledger could not be read or the check could not be recorded, so nothing is allowed; the server log has the details")
+		return gate.Decision{}, errors.New("the ledger could not be read or the check could not be recorded, so nothing is allowed; the server log has the details")
 	}
 	return d, nil
 }
@@ -546,11 +547,11 @@ func (t *mcpTools) auditStatus(ctx context.Context, req *mcp.CallToolRequest, _ 
 	if _, err := t.user(ctx, req); err != nil {
 		return nil, AuditStatus{}, toolError("audit_status", err)
 	}
-	run, err := t.s.audits.run(ctx, t.s.cfg.Ledger.Audit)
+	run, err := t.s.audits.run(ctx, t.s.mcpStore().Audit)
 	if err != nil {
 		return nil, AuditStatus{}, toolError("audit_status", err)
 	}
-	cp, err := t.s.cfg.Ledger.Checkpoint(ctx)
+	cp, err := t.s.mcpStore().Checkpoint(ctx)
 	if err != nil {
 		return nil, AuditStatus{}, toolError("audit_status", err)
 	}
@@ -563,3 +564,17 @@ func (t *mcpTools) auditStatus(ctx context.Context, req *mcp.CallToolRequest, _ 
 		Audit:      rep, AuditedAt: run.at.UTC().Format(time.RFC3339), TookMS: run.took.Milliseconds(),
 	}, nil
 }
+
+// mcpLedger is what the MCP tools call of the store, besides the gate's adapters.
+type mcpLedger interface {
+	Audit(ctx context.Context) (ledger.Report, error)
+	BatchSummary(ctx context.Context, id string) (ledger.Batch, error)
+	Checkpoint(ctx context.Context) (ledger.Checkpoint, error)
+	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
+	ClaimsPage(ctx context.Context, f ledger.ClaimFilter, p ledger.Page) (ledger.ClaimPage, error)
+	HandOff(ctx context.Context, batch string) (ledger.HandOff, error)
+	ImportResearch(ctx context.Context, actor string, paste []byte, research evidence.Research) (ledger.Batch, error)
+}
+
+// mcpStore is the store as the MCP tools see it.
+func (s *server) mcpStore() mcpLedger { return s.cfg.Ledger }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"evidenceledger/gate"
 	"evidenceledger/ledger"
-	"evidenceledger/verify"
 )
 
 // FuzzMCPToolInput sends arbitrary JSON as the arguments of every tool, over the SDK's
@@ -92,7 +92,7 @@ func FuzzMCPToolInput(f *testing.F) {
 			case "batch_report":
 				out = &ledger.HandOff{}
 			case "gate_text":
-				out = &verify.GateDecision{}
+				out = &gate.Decision{}
 			default:
 				out = &AuditStatus{}
 			}
@@ -101,7 +101,7 @@ func FuzzMCPToolInput(f *testing.F) {
 			if err := dec.Decode(out); err != nil {
 				t.Fatalf("%s %s: structured content %s: %v", name, args, raw, err)
 			}
-			if d, ok := out.(*verify.GateDecision); ok && d.Allow {
+			if d, ok := out.(*gate.Decision); ok && d.Allow {
 				for _, c := range d.Claims {
 					if !c.Allow {
 						t.Fatalf("gate_text %s: allows a text with a claim not allowed: %s", args, raw)

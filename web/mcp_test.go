@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"evidenceledger/evidence"
+	"evidenceledger/gate"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -158,7 +159,7 @@ func TestMCPHTTP(t *testing.T) {
 	if res := call(t, cs, "batch_report", map[string]any{"batch": ans.Batch}, &rep); res.IsError || len(rep.Usable) != 2 || len(rep.Withheld) != 3 {
 		t.Fatalf("batch_report: %s", resultText(res))
 	}
-	var d verify.GateDecision
+	var d gate.Decision
 	if res := call(t, cs, "gate_text", map[string]any{"text": "The Fetch API reports the destination of an image request."}, &d); res.IsError || !d.Allow {
 		t.Fatalf("gate_text: %s", resultText(res))
 	}

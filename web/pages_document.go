@@ -40,14 +40,14 @@ type documentData struct {
 // the text each verifier read, with the citation's quote marked where it matches. Without a
 // citation nothing is marked. The raw bytes stay at /documents/{sha}.
 func (s *server) pageDocumentText(w http.ResponseWriter, r *http.Request) {
-	p, err := s.cfg.Ledger.StoredPage(r.Context(), r.PathValue("sha"))
+	p, err := s.documents().StoredPage(r.Context(), r.PathValue("sha"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
 	d := documentData{Page: p, PDF: verify.IsPDF(p.ContentType, p.Body), Sheets: verify.LinkedSheets(p.Body, p.ContentType, p.FinalURL)}
 	if claim, citation := r.URL.Query().Get("claim"), r.URL.Query().Get("citation"); claim != "" || citation != "" {
-		c, err := s.cfg.Ledger.Claim(r.Context(), claim)
+		c, err := s.documents().Claim(r.Context(), claim)
 		if err != nil {
 			s.pageError(w, r, viewer{}, err)
 			return
@@ -79,3 +79,12 @@ func (s *server) pageDocumentText(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "document", "", view{Title: "Stored page", Data: d})
 }
+
+// documentStore is the store as the stored-document page sees it.
+type documentStore interface {
+	storedPages
+	Claim(ctx context.Context, id string) (ledger.ClaimView, error)
+}
+
+// documents is the store as the stored-document page sees it.
+func (s *server) documents() documentStore { return s.cfg.Ledger }

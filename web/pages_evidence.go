@@ -1,3 +1,7 @@
+// The operator's evidence pages, in one file: paste and preview, batches and a batch, its
+// check, claims and a claim, the stored document and the seams. They share one filter, one
+// set of store methods (evidencePages) and one way to render a list with its pager.
+
 package web
 
 import (
@@ -12,14 +16,20 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
+	"evidenceledger/match"
 	"evidenceledger/verify"
 )
 
 // evidencePages is what the pages need from the store beyond the intake routes
 // [intakeLedger]: the stored bodies, for the plain-text view of a page.
 type evidencePages interface {
+	intakeLedger
+	storedPages
 	Blob(ctx context.Context, sha256hex string) ([]byte, error)
 }
+
+// evidenceStore is the store as the evidence pages see it.
+func (s *server) evidenceStore() evidencePages { return s.cfg.Ledger }
 
 // routeEvidencePages adds the pages about research, claims, seams and sources.
 func (s *server) routeEvidencePages(handle func(string, http.Handler)) {
@@ -166,7 +176,7 @@ func (s *server) pageCommit(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, status, "paste", "preview", view{Title: "Paste research", Data: d})
 		return
 	}
-	b, err := s.cfg.Ledger.ImportResearch(r.Context(), pageActor(r), []byte(text), d.Research)
+	b, err := s.evidenceStore().ImportResearch(r.Context(), pageActor(r), []byte(text), d.Research)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -234,7 +244,7 @@ func (s *server) pageBatches(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	bp, err := s.cfg.Ledger.BatchesPage(r.Context(), ledger.BatchFilter{Status: f.Status, Strength: f.Strength}, p)
+	bp, err := s.evidenceStore().BatchesPage(r.Context(), ledger.BatchFilter{Status: f.Status, Strength: f.Strength}, p)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -284,7 +294,7 @@ func (s *server) batchData(r *http.Request, id, job string) (batchData, error) {
 	}
 	// The check summary counts every citation of the batch, not only this page's, by an
 	// aggregate: the page costs what it shows, not what the batch holds.
-	tallies, err := s.cfg.Ledger.BatchTallies(r.Context(), b.ID)
+	tallies, err := s.evidenceStore().BatchTallies(r.Context(), b.ID)
 	if err != nil {
 		return batchData{}, err
 	}
@@ -347,7 +357,7 @@ func (s *server) pageClaims(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: f.Batch, Status: evidence.Status(f.Status), Strength: f.Strength}, p)
+	cp, err := s.evidenceStore().ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: f.Batch, Status: evidence.Status(f.Status), Strength: f.Strength}, p)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -365,7 +375,7 @@ type claimData struct {
 }
 
 func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
-	c, err := s.cfg.Ledger.Claim(r.Context(), r.PathValue("id"))
+	c, err := s.evidenceStore().Claim(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -382,7 +392,7 @@ func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		seen[id] = true
-		sm, err := s.cfg.Ledger.Seam(r.Context(), id)
+		sm, err := s.evidenceStore().Seam(r.Context(), id)
 		if err != nil {
 			s.pageError(w, r, viewer{}, err)
 			return
@@ -398,14 +408,14 @@ func (s *server) pageClaim(w http.ResponseWriter, r *http.Request) {
 // sent as plain text that no browser will run or render as HTML. Both come with nosniff and
 // a CSP sandbox (no script, no same origin). Bytes that are not UTF-8 are shown as U+FFFD.
 func (s *server) pageDocument(w http.ResponseWriter, r *http.Request) {
-	body, err := s.cfg.Ledger.Blob(r.Context(), r.PathValue("sha"))
+	body, err := s.evidenceStore().Blob(r.Context(), r.PathValue("sha"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
-	if p, err := s.cfg.Ledger.StoredPage(r.Context(), r.PathValue("sha")); err == nil && verify.IsPDF(p.ContentType, p.Body) {
+	if p, err := s.evidenceStore().StoredPage(r.Context(), r.PathValue("sha")); err == nil && verify.IsPDF(p.ContentType, p.Body) {
 		h.Set("Content-Type", "application/pdf")
 		h.Set("Content-Disposition", `attachment; filename="`+p.SHA256[:16]+`.pdf"`)
 	}
@@ -442,7 +452,7 @@ func (s *server) seamRowOf(ctx context.Context, sm ledger.SeamView) (seamRow, er
 		}
 	}
 	for _, id := range sm.Claims {
-		c, err := s.cfg.Ledger.Claim(ctx, id)
+		c, err := s.evidenceStore().Claim(ctx, id)
 		if err != nil {
 			return row, err
 		}
@@ -476,7 +486,7 @@ func (s *server) pageSeams(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	sp, err := s.cfg.Ledger.SeamsPage(r.Context(), state, p)
+	sp, err := s.evidenceStore().SeamsPage(r.Context(), state, p)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -511,7 +521,7 @@ func (s *server) pageOpenSeam(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, fmt.Errorf("a person opens a contradiction or records an absence here; kind %q is neither: %w", kind, ledger.ErrInvalid))
 		return
 	}
-	if _, err := s.cfg.Ledger.OpenSeam(r.Context(), pageActor(r), req); err != nil {
+	if _, err := s.evidenceStore().OpenSeam(r.Context(), pageActor(r), req); err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
@@ -520,7 +530,7 @@ func (s *server) pageOpenSeam(w http.ResponseWriter, r *http.Request) {
 
 // pageResolve resolves a seam. Fragment "seam-row": the resolved row, swapped in place.
 func (s *server) pageResolve(w http.ResponseWriter, r *http.Request) {
-	sm, err := s.cfg.Ledger.ResolveSeam(r.Context(), pageActor(r), r.PathValue("id"), strings.TrimSpace(r.PostFormValue("decision")), strings.TrimSpace(r.PostFormValue("reason")))
+	sm, err := s.evidenceStore().ResolveSeam(r.Context(), pageActor(r), r.PathValue("id"), strings.TrimSpace(r.PostFormValue("decision")), strings.TrimSpace(r.PostFormValue("reason")))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -554,7 +564,7 @@ func (s *server) pageSources(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, viewer{}, err)
 		return
 	}
-	sp, err := s.cfg.Ledger.SourcesPage(r.Context(), p)
+	sp, err := s.evidenceStore().SourcesPage(r.Context(), p)
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -578,7 +588,7 @@ type sourceRow struct {
 
 // pageClassify sets a source's class. Fragment "source-row".
 func (s *server) pageClassify(w http.ResponseWriter, r *http.Request) {
-	src, err := s.cfg.Ledger.ClassifySource(r.Context(), pageActor(r), r.PathValue("id"), evidence.SourceClass(r.PostFormValue("class")), strings.TrimSpace(r.PostFormValue("publisher")))
+	src, err := s.evidenceStore().ClassifySource(r.Context(), pageActor(r), r.PathValue("id"), evidence.SourceClass(r.PostFormValue("class")), strings.TrimSpace(r.PostFormValue("publisher")))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -603,7 +613,7 @@ func highlight(excerpt, quote string) []segment {
 	if excerpt == "" {
 		return nil
 	}
-	m, err := verify.MatchQuote(excerpt, quote)
+	m, err := match.Quote(excerpt, quote)
 	if err != nil || !m.Found {
 		return []segment{{Text: excerpt}}
 	}

@@ -10,18 +10,17 @@ import (
 )
 
 // Lists that can grow (claims, batches, seams; on the API and the pages) come in pages:
-// ?limit=N (default defaultPageSize, at most maxPageSize) and ?after=ID or ?before=ID, the
+// ?limit=N (default defaultPageSize, at most maxPageSize: ledger's paging convention) and ?after=ID or ?before=ID, the
 // id of the item the page starts after or ends before (ledger.Page). API answers carry
 // "next_after" and "prev_before" when there is more on that side; pages show Next and
 // Previous links, plain links that work without JavaScript.
-const (
-	defaultPageSize = 50
-	maxPageSize     = 500
-)
+const maxPageSize = ledger.MaxListPage
+
+var defaultPageSize = ledger.DefaultPage(maxPageSize)
 
 // readPage reads limit, after and before. Errors wrap ledger.ErrInvalid and say what to give.
 func readPage(r *http.Request) (ledger.Page, error) {
-	limit, err := queryInt(r, "limit", defaultPageSize, "how many items a page holds", defaultPageSize)
+	limit, err := queryInt(r, "limit", int64(defaultPageSize), "how many items a page holds", defaultPageSize)
 	if err != nil {
 		return ledger.Page{}, err
 	}

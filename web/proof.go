@@ -24,7 +24,7 @@ func (s *server) proofRoutes(mux *http.ServeMux) {
 // handleCheckpoint serves the latest signed checkpoint with its cosignatures, as C2SP
 // tlog-checkpoint and tlog-tiles serve one: text/plain, public, cached a few seconds at most.
 func (s *server) handleCheckpoint(w http.ResponseWriter, r *http.Request) {
-	cp, err := s.cfg.Ledger.Checkpoint(r.Context())
+	cp, err := s.proofs().Checkpoint(r.Context())
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -41,7 +41,7 @@ func (s *server) sizeParam(r *http.Request, name, what string) (int64, error) {
 	if err != nil || n != 0 || r.URL.Query().Has(name) {
 		return n, err
 	}
-	cp, err := s.cfg.Ledger.Checkpoint(r.Context())
+	cp, err := s.proofs().Checkpoint(r.Context())
 	if err != nil {
 		return 0, err
 	}
@@ -63,7 +63,7 @@ func (s *server) handleInclusion(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	p, err := s.cfg.Ledger.InclusionProof(r.Context(), seq, size)
+	p, err := s.proofs().InclusionProof(r.Context(), seq, size)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -86,10 +86,13 @@ func (s *server) handleConsistency(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	p, err := s.cfg.Ledger.ConsistencyProof(r.Context(), from, to)
+	p, err := s.proofs().ConsistencyProof(r.Context(), from, to)
 	if err != nil {
 		Error(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, p)
 }
+
+// proofs is the store as the proof routes see it.
+func (s *server) proofs() proofLedger { return s.cfg.Ledger }

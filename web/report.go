@@ -87,6 +87,7 @@ var (
 		"short":    shortHash,
 		"inc":      func(i int) int { return i + 1 },
 		"showURL":  hideCredentials,
+		"status":   statusTable,
 	}
 	reportMD   = texttemplate.Must(texttemplate.New("report.md.tmpl").Funcs(reportFuncs).ParseFS(reportFS, "templates/report/report.md.tmpl"))
 	reportHTML = htmltemplate.Must(htmltemplate.New("document.html.tmpl").Funcs(reportFuncs).ParseFS(reportFS, "templates/report/document.html.tmpl", "templates/report.html"))
@@ -152,7 +153,7 @@ func reportContentType(format string) string {
 // serveReport answers the report of the batch in the path in the format of ?format= (json
 // when absent): the API route and the page route's downloads share it.
 func (s *server) serveReport(w http.ResponseWriter, r *http.Request, format string, fail func(http.ResponseWriter, *http.Request, error)) {
-	h, err := s.cfg.Ledger.HandOff(r.Context(), r.PathValue("id"))
+	h, err := s.reports().HandOff(r.Context(), r.PathValue("id"))
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -187,7 +188,7 @@ func (s *server) pageReport(w http.ResponseWriter, r *http.Request) {
 		s.serveReport(w, r, format, func(w http.ResponseWriter, r *http.Request, err error) { s.pageError(w, r, viewer{}, err) })
 		return
 	}
-	h, err := s.cfg.Ledger.HandOff(r.Context(), r.PathValue("id"))
+	h, err := s.reports().HandOff(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.pageError(w, r, viewer{}, err)
 		return
@@ -247,3 +248,6 @@ func mdCode(s string) string {
 
 // mdQuote returns s as literal Markdown text in double quotes.
 func mdQuote(s string) string { return "“" + mdEscape(s) + "”" }
+
+// reports is the store as the report routes see it.
+func (s *server) reports() reportLedger { return s.cfg.Ledger }

@@ -133,7 +133,7 @@ func (s *server) handleResearch(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	b, err := s.cfg.Ledger.ImportResearch(r.Context(), actorOf(r), paste, res)
+	b, err := s.intake().ImportResearch(r.Context(), actorOf(r), paste, res)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -177,7 +177,7 @@ func (s *server) handleBatches(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	bp, err := s.cfg.Ledger.BatchesPage(r.Context(), ledger.BatchFilter{Status: trimmed(r, "status"), Strength: trimmed(r, "strength")}, p)
+	bp, err := s.intake().BatchesPage(r.Context(), ledger.BatchFilter{Status: trimmed(r, "status"), Strength: trimmed(r, "strength")}, p)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -206,11 +206,11 @@ func (s *server) batchPage(r *http.Request, id string) (ledger.Batch, ledger.Cur
 	if err != nil {
 		return ledger.Batch{}, ledger.Cursors{}, err
 	}
-	b, err := s.cfg.Ledger.BatchSummary(r.Context(), id)
+	b, err := s.intake().BatchSummary(r.Context(), id)
 	if err != nil {
 		return ledger.Batch{}, ledger.Cursors{}, err
 	}
-	cp, err := s.cfg.Ledger.ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: b.ID}, p)
+	cp, err := s.intake().ClaimsPage(r.Context(), ledger.ClaimFilter{Batch: b.ID}, p)
 	if err != nil {
 		return ledger.Batch{}, ledger.Cursors{}, err
 	}
@@ -220,3 +220,6 @@ func (s *server) batchPage(r *http.Request, id string) (ledger.Batch, ledger.Cur
 
 // trimmed is strings.TrimSpace, for query values.
 func trimmed(r *http.Request, name string) string { return strings.TrimSpace(r.URL.Query().Get(name)) }
+
+// intake is the store as the intake API (research, batches, claims, seams, sources) sees it.
+func (s *server) intake() intakeLedger { return s.cfg.Ledger }

@@ -15,7 +15,7 @@ func (s *server) handleSeams(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	sp, err := s.cfg.Ledger.SeamsPage(r.Context(), evidence.SeamState(trimmed(r, "state")), p)
+	sp, err := s.intake().SeamsPage(r.Context(), evidence.SeamState(trimmed(r, "state")), p)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -24,7 +24,7 @@ func (s *server) handleSeams(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleSeam(w http.ResponseWriter, r *http.Request) {
-	v, err := s.cfg.Ledger.Seam(r.Context(), r.PathValue("id"))
+	v, err := s.intake().Seam(r.Context(), r.PathValue("id"))
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -39,7 +39,7 @@ func (s *server) handleOpenSeam(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	v, err := s.cfg.Ledger.OpenSeam(r.Context(), actorOf(r), req)
+	v, err := s.intake().OpenSeam(r.Context(), actorOf(r), req)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -57,7 +57,7 @@ func (s *server) handleResolveSeam(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	v, err := s.cfg.Ledger.ResolveSeam(r.Context(), actorOf(r), r.PathValue("id"), req.Decision, req.Reason)
+	v, err := s.intake().ResolveSeam(r.Context(), actorOf(r), r.PathValue("id"), req.Decision, req.Reason)
 	if err != nil {
 		Error(w, r, err)
 		return

@@ -86,7 +86,7 @@ func (s *server) page(need role, h http.HandlerFunc) http.Handler {
 		c, err := r.Cookie(s.cookie)
 		var sess ledger.Session
 		if err == nil {
-			sess, err = s.cfg.Ledger.SessionUser(r.Context(), c.Value)
+			sess, err = s.accountStore().SessionUser(r.Context(), c.Value)
 		}
 		if err != nil {
 			if c != nil {
@@ -189,3 +189,6 @@ func (st *setup) use(token string, create func() error) error {
 	st.live = false
 	return nil
 }
+
+// accountStore is the store as sign-in, sessions and the first-run page see it.
+func (s *server) accountStore() accounts { return s.cfg.Ledger }

@@ -14,7 +14,7 @@ func (s *server) handleSources(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	sp, err := s.cfg.Ledger.SourcesPage(r.Context(), p)
+	sp, err := s.intake().SourcesPage(r.Context(), p)
 	if err != nil {
 		Error(w, r, err)
 		return
@@ -32,7 +32,7 @@ func (s *server) handleClassify(w http.ResponseWriter, r *http.Request) {
 		Error(w, r, err)
 		return
 	}
-	v, err := s.cfg.Ledger.ClassifySource(r.Context(), actorOf(r), r.PathValue("id"), req.Class, req.Publisher)
+	v, err := s.intake().ClassifySource(r.Context(), actorOf(r), r.PathValue("id"), req.Class, req.Publisher)
 	if err != nil {
 		Error(w, r, err)
 		return

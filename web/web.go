@@ -33,7 +33,7 @@
 // Without CheckJobs the check routes answer 503. Errors are answered as {"error":"..."} by
 // [Error], which maps the ledger's errors to HTTP statuses (invalid input 400, no valid token
 // 401, a reader writing 403, not found 404, conflict 409; anything else 500, logged and not
-// sent). [GateLedger] adapts the ledger to the memory-write gate of package verify.
+// sent). Package gate (gate.StoreLedger) adapts the ledger to the memory-write gate.
 //
 // # The pages
 //
@@ -75,23 +75,22 @@
 package web
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 
-	"evidenceledger/ledger"
+	"evidenceledger/gate"
 	"evidenceledger/verify"
 )
 
-// Ledger is what the server needs from the store.
+// Ledger is what the server needs from the store: the union of what its handler groups
+// declare, each in its own file, and reach through their own accessor (s.intake(),
+// s.chainReads(), ...), so a handler calls only the methods its group names.
 type Ledger interface {
-	Authenticate(ctx context.Context, token string) (ledger.User, error)
-	Audit(ctx context.Context) (ledger.Report, error)
-	Events(ctx context.Context, after int64, limit int) ([]ledger.Event, error)
-	Keys(ctx context.Context) (ledger.KeySet, error)
+	authLedger
+	chainLedger
 	intakeLedger
 	proofLedger
-	GateStore
+	gate.StoreReader
 	verify.CheckStore
 	accounts
 	evidencePages

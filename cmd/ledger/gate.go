@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"evidenceledger/evidence"
+	"evidenceledger/gate"
 	"evidenceledger/verify"
-	"evidenceledger/web"
 )
 
 var gateCommand = command{
@@ -23,7 +23,7 @@ var gateCommand = command{
 const exitBlock = exitError(2)
 
 // runGate reads a text from FILE (stdin for "-" or no argument) and asks the memory-write
-// gate (verify.Gate) whether it may be written to memory. It prints the decision as one JSON
+// gate (gate.Evaluate) whether it may be written to memory. It prints the decision as one JSON
 // line on stdout; when the text is blocked, it prints each blocked claim, why, and what to do
 // next on stderr, then the residual risk, and exits 2. A file that cannot be read or is not
 // text exits 1.
@@ -32,9 +32,9 @@ const exitBlock = exitError(2)
 // system, format json) and checked on the spot with the fetch flags of `ledger check`, for at
 // most --timeout; what was not checked by then is blocked as still checking.
 //
-// With --hook it reads an agent's pre-tool hook JSON on stdin instead (verify.ParseHook): a
+// With --hook it reads an agent's pre-tool hook JSON on stdin instead (gate.ParseHook): a
 // tool that writes no memory file is allowed (exit 0) without opening the ledger; for a write
-// to a memory file, verify.MemoryFiles.Plan computes the file as the tool will leave it and
+// to a memory file, gate.MemoryFiles.Plan computes the file as the tool will leave it and
 // what is new or changed in it is gated. Every failure in hook mode (input that cannot
 // be read, a tool the gate cannot read that names a memory file, no ledger, a ledger that
 // cannot be read) blocks. --hook-output exit (the default) blocks with exit 2 and the reasons
@@ -49,9 +49,9 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	hook := fs.Bool("hook", false, "read an agent's pre-tool hook JSON on stdin; gate only writes to memory files")
 	hookOut := fs.String("hook-output", "exit", "with --hook: `exit` (block with exit 2, reasons on stderr) or json (the agent's JSON decision on stdout, exit 0)")
 	check := fs.Bool("check", false, "check on the spot the cited claims the ledger does not hold, and record the check")
-	timeout := fs.Duration("timeout", verify.DefaultGateTimeout, "with --check: the longest `time` the check may take; past it the claims are blocked as still checking")
+	timeout := fs.Duration("timeout", gate.DefaultTimeout, "with --check: the longest `time` the check may take; past it the claims are blocked as still checking")
 	minFlag := fs.String("min-strength", "", "allow only claims of at least this `strength`: low, medium or high")
-	memFlag := fs.String("memory-files", verify.DefaultMemoryFiles, "with --hook: comma-separated `globs` of the memory files to gate (** spans folders)")
+	memFlag := fs.String("memory-files", gate.DefaultMemoryFiles, "with --hook: comma-separated `globs` of the memory files to gate (** spans folders)")
 	buildModels := addModelFlags(fs, e)
 	buildRenderer := addRenderFlags(fs, e)
 	rest, fcfg, workers, err := parseFetchFlags(fs, args)
@@ -71,11 +71,11 @@ func runGate(ctx context.Context, e *env, args []string) error {
 	if *timeout <= 0 {
 		return fmt.Errorf("--timeout %v: want more than 0: %w", *timeout, errUsage)
 	}
-	min, err := verify.ParseMinStrength(*minFlag)
+	min, err := gate.ParseMinStrength(*minFlag)
 	if err != nil {
 		return fmt.Errorf("--min-strength: %v: %w", err, errUsage)
 	}
-	mem, err := verify.ParseMemoryFiles(*memFlag)
+	mem, err := gate.ParseMemoryFiles(*memFlag)
 	if err != nil {
 		return fmt.Errorf("--memory-files: %v: %w", err, errUsage)
 	}
@@ -92,7 +92,7 @@ func runGate(ctx context.Context, e *env, args []string) error {
 		return exitBlock
 	}
 	allow := func() error {
-		if *hook && *hookOut == "json" && agent == verify.AgentGemini {
+		if *hook && *hookOut == "json" && agent == gate.AgentGemini {
 			_, err := fmt.Fprintln(e.stdout, `{"decision":"allow"}`)
 			return err
 		}
@@ -101,11 +101,11 @@ func runGate(ctx context.Context, e *env, args []string) error {
 
 	var text, name string
 	if *hook {
-		raw, err := io.ReadAll(io.LimitReader(e.stdin, verify.MaxHookBytes+1))
+		raw, err := io.ReadAll(io.LimitReader(e.stdin, gate.MaxHookBytes+1))
 		if err != nil {
 			return block(fmt.Sprintf("read the hook input: %v", err))
 		}
-		in, err := verify.ParseHook(raw)
+		in, err := gate.ParseHook(raw)
 		agent = in.Agent
 		if err != nil {
 			return block(err.Error())
@@ -141,15 +141,15 @@ func runGate(ctx context.Context, e *env, args []string) error {
 		return block(fmt.Sprintf("the ledger could not be opened, so nothing is allowed: %v", err))
 	}
 	defer s.Close()
-	opt := verify.GateOptions{Min: min}
+	opt := gate.Options{Min: min}
 	if *check {
 		renderer := buildRenderer()
 		if renderer != nil {
 			defer renderer.Close()
 		}
-		opt.Check = &verify.GateCheck{Store: web.GateImporter(s), Checker: verify.NewChecker(fcfg).WithModels(models).WithRenderer(renderer), Actor: "system", Timeout: *timeout, Workers: workers}
+		opt.Check = &gate.Check{Store: gate.StoreImporter(s), Checker: verify.NewChecker(fcfg).WithModels(models).WithRenderer(renderer), Actor: "system", Timeout: *timeout, Workers: workers}
 	}
-	d, gerr := verify.Gate(ctx, web.GateLedger(s), text, opt)
+	d, gerr := gate.Evaluate(ctx, gate.StoreLedger(s), text, opt)
 	if !*hook {
 		if err := printJSON(e.stdout, d); err != nil {
 			return err
@@ -177,7 +177,7 @@ func runGate(ctx context.Context, e *env, args []string) error {
 // form, or the hookSpecificOutput form of Claude Code and Codex CLI.
 func hookDeny(agent string, reasons []string) any {
 	reason := "ledger gate: blocked: " + strings.Join(reasons, "\nledger gate: blocked: ")
-	if agent == verify.AgentGemini {
+	if agent == gate.AgentGemini {
 		return map[string]string{"decision": "deny", "reason": reason}
 	}
 	return map[string]any{"hookSpecificOutput": map[string]string{

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,7 +57,7 @@ func ours(path string) bool { return strings.HasPrefix(path, module) }
 
 // ioPackages are the packages that reach the outside world; the pure packages import none,
 // directly or through another package of ours. SQL drivers are matched by name.
-var ioPackages = []string{"net", "net/http", "database/sql", "os/exec"}
+var ioPackages = []string{"net", "net/http", "database/sql", "os", "os/exec"}
 
 func isIO(path string) bool {
 	return slices.Contains(ioPackages, path) || strings.Contains(path, "sqlite") || strings.Contains(path, "/pq") || strings.Contains(path, "mysql")
@@ -67,18 +70,16 @@ var allowedImports = []struct {
 	prefix string
 	may    []string
 }{
-	{"evidence/match", []string{"evidence"}},
 	{"evidence", nil},
-	{"match", []string{"evidence"}},
-	{"chain", nil},
+	{"match", []string{"evidence"}}, // the quote matcher: pure, beside the domain
 	{"migrations", nil},
 	{"fetch", nil},
 	{"pdf", nil},
-	{"verify", []string{"evidence", "evidence/match", "match", "fetch", "pdf", "verify"}},
-	{"gate", []string{"evidence", "evidence/match", "match", "verify", "gate"}},
-	{"ledger", []string{"evidence", "migrations", "chain", "ledger"}},
-	{"replica", []string{"ledger", "replica"}}, // replication beside the store: Litestream is linked only here
-	{"web", []string{"evidence", "evidence/match", "match", "ledger", "verify", "chain", "web"}},
+	{"verify", []string{"evidence", "match", "fetch", "pdf", "verify"}},
+	{"ledger", []string{"evidence", "migrations", "ledger"}},
+	{"gate", []string{"evidence", "match", "verify", "ledger", "gate"}}, // ledger for its store adapter (gate/store.go)
+	{"replica", []string{"ledger", "replica"}},                          // replication beside the store: Litestream is linked only here
+	{"web", []string{"evidence", "match", "ledger", "verify", "gate", "web"}},
 	{"cmd", nil}, // cmd may import everything
 	{"scripts", []string{}},
 }
@@ -97,9 +98,10 @@ func rule(rel string) (may []string, all, found bool) {
 func under(rel, prefix string) bool { return rel == prefix || strings.HasPrefix(rel, prefix+"/") }
 
 // TestLayout holds the packages to docs/design.md §3: no package imports one above it in the
-// table (web is imported by the binary alone, cmd by nobody), the pure packages (evidence, the matcher,
-// chain) reach no I/O package through any package of ours, and the memory-write gate's
-// path from cmd/ledger does not reach web.
+// table (web is imported by the binary alone, cmd by nobody), the pure packages (evidence and
+// the matcher, match) reach no I/O package through any package of ours, and the memory-write
+// gate's path from cmd/ledger (package gate, and cmd/ledger/gate.go itself) does not reach
+// web.
 func TestLayout(t *testing.T) {
 	pkgs := listPackages(t)
 	var checked int
@@ -140,7 +142,7 @@ func TestLayout(t *testing.T) {
 	pure := 0
 	for path, p := range pkgs {
 		rel := strings.TrimPrefix(path, module)
-		if !ours(path) || !(under(rel, "evidence") || under(rel, "match") || under(rel, "chain")) {
+		if !ours(path) || !(under(rel, "evidence") || under(rel, "match")) {
 			continue
 		}
 		pure++
@@ -160,19 +162,36 @@ func TestLayout(t *testing.T) {
 			}
 		}
 	}
-	if pure == 0 {
-		t.Fatal("no pure package (evidence, the matcher, chain) listed")
+	if pure < 2 {
+		t.Fatalf("%d pure packages listed; want evidence and match", pure)
 	}
 
-	// The gate's path: cmd/ledger's gate subcommand uses package gate when it exists, which
-	// must not reach web.
-	if g, ok := pkgs[module+"gate"]; ok {
-		for _, dep := range g.Deps {
-			if under(strings.TrimPrefix(dep, module), "web") {
-				t.Errorf("package gate reaches %s", dep)
-			}
+	// The gate's path: cmd/ledger's gate subcommand uses package gate, which must not reach
+	// web, and imports web itself nowhere in its file.
+	g, ok := pkgs[module+"gate"]
+	if !ok {
+		t.Fatal("package gate is not listed")
+	}
+	for _, dep := range g.Deps {
+		if under(strings.TrimPrefix(dep, module), "web") {
+			t.Errorf("package gate reaches %s", dep)
 		}
-	} else {
-		t.Log("no gate package yet: the memory-write gate still lives in verify and web (issue 24)")
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "gate.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gateImports := 0
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if path == module+"web" {
+			t.Errorf("cmd/ledger/gate.go imports %s; the gate's store adapter is gate.StoreLedger", path)
+		}
+		if path == module+"gate" {
+			gateImports++
+		}
+	}
+	if gateImports != 1 {
+		t.Error("cmd/ledger/gate.go does not import package gate")
 	}
 }

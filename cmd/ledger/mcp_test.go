@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"evidenceledger/evidence"
+	"evidenceledger/gate"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 	"evidenceledger/web"
@@ -228,7 +229,7 @@ func TestMCPStdio(t *testing.T) {
 	}
 
 	// gate_text: a found claim may be written to memory, a not_found one may not.
-	var d verify.GateDecision
+	var d gate.Decision
 	if res := callTool(t, cs, "gate_text", map[string]any{"text": "The Bardo museum attack was condemned."}, &d); res.IsError || !d.Allow {
 		t.Fatalf("gate_text of a found claim: %s", toolText(res))
 	}

@@ -1,4 +1,4 @@
-package verify
+package match
 
 import (
 	"bufio"
@@ -51,7 +51,7 @@ func readJSONL[T any](t testing.TB, name string) []T {
 	return out
 }
 
-// FuzzMatchQuote checks the contract of MatchQuote on any input: no panic; only
+// FuzzMatchQuote checks the contract of Quote on any input: no panic; only
 // ErrQuoteTooShort and ErrTooManyParts as errors; spans of a found quote in range and in
 // order, one per part; the excerpt is the page's own text and holds the matched text; a
 // one-part quote that is literally in the page between spaces is found at TierExact, unless
@@ -84,7 +84,7 @@ func FuzzMatchQuote(f *testing.F) {
 				t.Fatalf("%q folds to %d runes for case and %d for punctuation", s, utf8.RuneCountInString(c), utf8.RuneCountInString(p))
 			}
 		}
-		m, err := MatchQuote(page, quote)
+		m, err := Quote(page, quote)
 		if err != nil {
 			if !errors.Is(err, ErrQuoteTooShort) && !errors.Is(err, ErrTooManyParts) {
 				t.Fatalf("unexpected error: %v", err)
@@ -94,7 +94,7 @@ func FuzzMatchQuote(f *testing.F) {
 		trimmed := strings.TrimSpace(quote)
 		parts, perr := evidence.QuoteParts(quote)
 		if perr != nil {
-			t.Fatalf("MatchQuote accepted a quote QuoteParts refuses: %v", perr)
+			t.Fatalf("Quote accepted a quote QuoteParts refuses: %v", perr)
 		}
 		if len(parts) == 1 && literallyBetweenSpaces(page, trimmed) && (!m.Found || m.Tier != TierExact) {
 			t.Fatalf("quote %q is in the page literally, got Found=%v Tier=%v", trimmed, m.Found, m.Tier)

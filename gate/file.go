@@ -1,4 +1,8 @@
-package verify
+// What a tool leaves in a memory file, in one file: each edit form (write, edit, multi-edit,
+// notebook, patch hunk) applied to the file as it stands, then what of the result is new and
+// so gated. The forms share one apply-and-compare path; splitting them would copy it.
+
+package gate
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package verify
+package match
 
 import (
 	"errors"
@@ -22,9 +22,9 @@ func runMatchCases(t *testing.T, cases []matchCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.desc, func(t *testing.T) {
-			m, err := MatchQuote(c.page, c.quote)
+			m, err := Quote(c.page, c.quote)
 			if err != nil {
-				t.Fatalf("MatchQuote: %v", err)
+				t.Fatalf("Quote: %v", err)
 			}
 			if m.Found != c.found {
 				t.Fatalf("Found = %v, want %v (tier %v, spans %v)", m.Found, c.found, m.Tier, m.Spans)
@@ -487,7 +487,7 @@ func TestMatchQuoteEllipsisOnePassage(t *testing.T) {
 	quote := "one two three four … middle part here … the end of it all"
 	chained := "one two three four. " + strings.Repeat("y ", 250) + "middle part here " +
 		strings.Repeat("z ", 250) + "the end of it all"
-	m, err := MatchQuote(chained, quote)
+	m, err := Quote(chained, quote)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +496,7 @@ func TestMatchQuoteEllipsisOnePassage(t *testing.T) {
 	}
 	close := "one two three four. " + strings.Repeat("y ", 140) + "middle part here " +
 		strings.Repeat("z ", 140) + "the end of it all"
-	if m, err = MatchQuote(close, quote); err != nil || !m.Found {
+	if m, err = Quote(close, quote); err != nil || !m.Found {
 		t.Fatalf("560 runes left out in all: found=%v err=%v, want found", m.Found, err)
 	}
 	if got := close[m.Spans[1].Start:m.Spans[1].End]; got != "middle part here" {
@@ -518,13 +518,13 @@ func TestMatchQuoteTooShort(t *testing.T) {
 		{"eleven CJK runes", "一二三四五六七八九十一"},
 	} {
 		t.Run(c.desc, func(t *testing.T) {
-			_, err := MatchQuote("abcdefghijk abcde fghij 一二三四五六七八九十一", c.quote)
+			_, err := Quote("abcdefghijk abcde fghij 一二三四五六七八九十一", c.quote)
 			if !errors.Is(err, ErrQuoteTooShort) {
 				t.Fatalf("err = %v, want ErrQuoteTooShort", err)
 			}
 		})
 	}
-	if _, err := MatchQuote("twelve letter", "twelve letter"); err != nil {
+	if _, err := Quote("twelve letter", "twelve letter"); err != nil {
 		t.Fatalf("twelve letters: %v", err)
 	}
 }
@@ -533,9 +533,9 @@ func TestMatchQuoteExcerptContext(t *testing.T) {
 	before := strings.Repeat("alpha ", 40) // 240 runes
 	after := strings.Repeat(" omega", 40)
 	page := before + "the quoted sentence is here" + after
-	m, err := MatchQuote(page, "the quoted sentence is here")
+	m, err := Quote(page, "the quoted sentence is here")
 	if err != nil || !m.Found {
-		t.Fatalf("MatchQuote: found=%v err=%v", m.Found, err)
+		t.Fatalf("Quote: found=%v err=%v", m.Found, err)
 	}
 	want := strings.Repeat("alpha ", 20) + "the quoted sentence is here" + strings.Repeat(" omega", 20)
 	if m.Excerpt != want {
@@ -551,9 +551,9 @@ func TestMatchQuoteExcerptContext(t *testing.T) {
 
 	// Text without spaces (Chinese) is cut at the rune count.
 	cjk := strings.Repeat("中", 200) + "这是被引用的一句话在这里" + strings.Repeat("文", 200)
-	m, err = MatchQuote(cjk, "这是被引用的一句话在这里")
+	m, err = Quote(cjk, "这是被引用的一句话在这里")
 	if err != nil || !m.Found {
-		t.Fatalf("MatchQuote CJK: found=%v err=%v", m.Found, err)
+		t.Fatalf("Quote CJK: found=%v err=%v", m.Found, err)
 	}
 	if want := strings.Repeat("中", 120) + "这是被引用的一句话在这里" + strings.Repeat("文", 120); m.Excerpt != want {
 		t.Fatalf("CJK Excerpt = %q", m.Excerpt)
@@ -577,7 +577,7 @@ func TestMatchQuoteHint(t *testing.T) {
 		{"nothing alike", "zebras migrate across the savannah every winter", "", 0, 0, false},
 	} {
 		t.Run(c.desc, func(t *testing.T) {
-			m, err := MatchQuote(page, c.quote)
+			m, err := Quote(page, c.quote)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,9 @@
-package verify
+// The matcher's entry points and its one search, in one file: PageText, the tiers, the
+// cursor that walks a folded page and the ellipsis chain. Folding (fold.go), case
+// (case.go), bidi (bidi.go) and hints (hint.go) are apart; what is left is the loop each of
+// them serves, which reads best whole.
+
+package match
 
 import (
 	"fmt"
@@ -102,10 +107,10 @@ type Match struct {
 	Hint *Hint
 }
 
-// MatchQuote looks for quote in pageText, the visible text of a page. It is
+// Quote looks for quote in pageText, the visible text of a page. It is
 // NewPageText(pageText).Match(quote); to match several quotes against one page, make the
 // PageText once.
-func MatchQuote(pageText, quote string) (Match, error) {
+func Quote(pageText, quote string) (Match, error) {
 	return NewPageText(pageText).Match(quote)
 }
 
@@ -198,7 +203,7 @@ func (p *PageText) Match(quote string) (Match, error) {
 		for i, s := range starts {
 			spans[i] = Span{Start: s, End: s + len(parts[i])}
 		}
-		return foundMatch(p.text, TierExact, spans), nil
+		return At(p.text, TierExact, spans), nil
 	}
 	fparts := make([]string, len(parts))
 	var pparts []string // the parts folded at TierPunctuation, for the case rule
@@ -218,7 +223,7 @@ func (p *PageText) Match(quote string) (Match, error) {
 			for i, s := range starts {
 				spans[i] = page.span(s, s+len(fparts[i]))
 			}
-			return foundMatch(p.text, t, spans), nil
+			return At(p.text, t, spans), nil
 		}
 		if neg != "" {
 			negation = neg
@@ -264,8 +269,9 @@ func caseRules(page string, parts []string) []*caseRule {
 	return out
 }
 
-// foundMatch builds the Match for spans found in page at tier t.
-func foundMatch(page string, t Tier, spans []Span) Match {
+// At builds the Match of a quote found at spans of page at tier t, with the excerpt of the
+// page around it, as [PageText.Match] reports it.
+func At(page string, t Tier, spans []Span) Match {
 	ex := excerptSpan(page, spans[0].Start, spans[len(spans)-1].End)
 	hl := make([]Span, len(spans))
 	for i, s := range spans {

@@ -1,4 +1,4 @@
-package verify
+package gate
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"evidenceledger/evidence"
+	"evidenceledger/match"
 )
 
 // gateForm is the form in which the gate compares a memory sentence with a verified text
@@ -32,8 +33,7 @@ func straightQuote(r rune) rune {
 
 // sameText reports whether a and b are the same text in [gateForm], letter for letter,
 // except that a word may differ in the case of its first letter where it starts a sentence
-// in either, as the matcher's case rule allows it (caseWords.allowed without the rules of
-// texts in capitals or title case): "acme was sold" is "Acme was sold", but "5 mW" is never
+// in either, as the matcher's case rule allows it ([match.CaseMayDiffer]): "acme was sold" is "Acme was sold", but "5 mW" is never
 // "5 MW" and "ACME" is not "Acme".
 func sameText(a, b string) bool {
 	a, b = gateForm(a), gateForm(b)
@@ -44,14 +44,12 @@ func sameText(a, b string) bool {
 	for i < len(a) && j < len(b) {
 		ra, sa := utf8.DecodeRuneInString(a[i:])
 		rb, sb := utf8.DecodeRuneInString(b[j:])
-		if isWordLetter(ra) && isWordLetter(rb) {
-			ea, eb := wordEnd(a, i), wordEnd(b, j)
+		if match.IsWordLetter(ra) && match.IsWordLetter(rb) {
+			ea, eb := match.WordEnd(a, i), match.WordEnd(b, j)
 			wa, wb := a[i:ea], b[j:eb]
 			if wa != wb {
-				w := caseWords{quote: wa, page: wb,
-					quoteStarts: sentenceStart(a, i, true), pageStarts: sentenceStart(b, j, true),
-					unit: afterNumber(a, i) && isUnitSymbol(wa) || afterNumber(b, j) && isUnitSymbol(wb)}
-				if !strings.EqualFold(wa, wb) || !w.allowed(false, false, false) {
+				unit := match.UnitAfterNumber(a, i, wa) || match.UnitAfterNumber(b, j, wb)
+				if !strings.EqualFold(wa, wb) || !match.CaseMayDiffer(wa, wb, match.SentenceStart(a, i), match.SentenceStart(b, j), unit) {
 					return false
 				}
 			}
@@ -187,11 +185,11 @@ func caseChanges(text string, verified []string) []string {
 		v = gateForm(v)
 		for i := 0; i < len(v); {
 			r, size := utf8.DecodeRuneInString(v[i:])
-			if !isWordLetter(r) {
+			if !match.IsWordLetter(r) {
 				i += size
 				continue
 			}
-			e := wordEnd(v, i)
+			e := match.WordEnd(v, i)
 			k := strings.ToLower(v[i:e])
 			if !slices.Contains(spelled[k], v[i:e]) {
 				spelled[k] = append(spelled[k], v[i:e])
@@ -203,17 +201,17 @@ func caseChanges(text string, verified []string) []string {
 	var out []string
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordLetter(r) {
+		if !match.IsWordLetter(r) {
 			i += size
 			continue
 		}
-		e := wordEnd(text, i)
+		e := match.WordEnd(text, i)
 		w := text[i:e]
 		forms := spelled[strings.ToLower(w)]
 		ok := len(forms) == 0 || slices.Contains(forms, w)
 		for _, f := range forms {
-			cw := caseWords{quote: w, page: f, quoteStarts: sentenceStart(text, i, true), unit: afterNumber(text, i) && (isUnitSymbol(w) || isUnitSymbol(f))}
-			ok = ok || cw.allowed(false, false, false)
+			unit := match.UnitAfterNumber(text, i, w) || match.UnitAfterNumber(text, i, f)
+			ok = ok || match.CaseMayDiffer(w, f, match.SentenceStart(text, i), false, unit)
 		}
 		if s := w + " (" + strings.Join(forms, ", ") + ")"; !ok && !slices.Contains(out, s) {
 			out = append(out, s)

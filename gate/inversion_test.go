@@ -1,4 +1,4 @@
-package verify_test
+package gate
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
-	"evidenceledger/web"
 )
 
 // inversionWorld is a ledger holding three claims found at a loopback page, word for word
@@ -49,7 +48,7 @@ func inversionWorld(t *testing.T) (*ledger.Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := verify.RunBatch(ctx, st, verify.NewChecker(verify.LoopbackFetchConfig()), "system", b.ID, false, 2, nil); err != nil {
+	if _, err := verify.RunBatch(ctx, st, verify.NewChecker(loopbackFetchConfig()), "system", b.ID, false, 2, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range b.Claims {
@@ -68,7 +67,7 @@ func inversionWorld(t *testing.T) (*ledger.Store, string) {
 func TestGateInversions(t *testing.T) {
 	st, url := inversionWorld(t)
 	ctx := context.Background()
-	l := web.GateLedger(st)
+	l := StoreLedger(st)
 	const (
 		sued  = "Acme sued Beta over the harbour contract in March"
 		claim = "The claim against Beta was not dismissed"
@@ -79,7 +78,7 @@ func TestGateInversions(t *testing.T) {
 		"Acme sued Beta over the harbour contract in March ([news](" + url + ")): “" + sued + "”.",
 		"Acme sued Beta over the harbour contract ([news](" + url + ")): “" + sued + "”."}
 	for _, text := range pass {
-		if d, err := verify.Gate(ctx, l, text, verify.GateOptions{}); err != nil || !d.Allow {
+		if d, err := Evaluate(ctx, l, text, Options{}); err != nil || !d.Allow {
 			t.Errorf("%q: %+v %v; want allowed", text, d, err)
 		}
 	}
@@ -92,16 +91,16 @@ func TestGateInversions(t *testing.T) {
 		{"a unit's case changed", "Acme paid 5 MW of licence fees.", fees},
 		{"a name's case changed", "Acme sued BETA over the harbour contract in March.", sued},
 	}
-	check := verify.GateOptions{Check: &verify.GateCheck{Store: web.GateImporter(st), Checker: verify.NewChecker(verify.LoopbackFetchConfig()), Actor: "user:gate"}}
+	check := Options{Check: &Check{Store: StoreImporter(st), Checker: verify.NewChecker(loopbackFetchConfig()), Actor: "user:gate"}}
 	for _, tt := range block {
 		t.Run(tt.desc, func(t *testing.T) {
 			cited := strings.TrimSuffix(tt.text, ".") + " ([news](" + url + ")): “" + tt.quote + "”."
 			for _, c := range []struct {
 				how  string
 				text string
-				opt  verify.GateOptions
-			}{{"bare", tt.text, verify.GateOptions{}}, {"cited", cited, verify.GateOptions{}}, {"checked", cited, check}, {"bare after the check", tt.text, verify.GateOptions{}}} {
-				d, err := verify.Gate(ctx, l, c.text, c.opt)
+				opt  Options
+			}{{"bare", tt.text, Options{}}, {"cited", cited, Options{}}, {"checked", cited, check}, {"bare after the check", tt.text, Options{}}} {
+				d, err := Evaluate(ctx, l, c.text, c.opt)
 				if err != nil || d.Allow || len(d.Claims) != 1 {
 					t.Fatalf("%s: %+v %v; want blocked", c.how, d, err)
 				}

@@ -1,4 +1,4 @@
-package verify_test
+package gate
 
 import (
 	"context"
@@ -9,13 +9,11 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
-	"evidenceledger/verify"
-	"evidenceledger/web"
 )
 
 // fuzzLedger is a ledger with two claims found at their sources (a person resolved their
 // manual seams), so that a memory file of them passes the gate.
-func fuzzLedger(t testing.TB) verify.GateLedger {
+func fuzzLedger(t testing.TB) Ledger {
 	t.Helper()
 	ctx := context.Background()
 	st, err := ledger.Open(ctx, t.TempDir(), ledger.Options{})
@@ -42,7 +40,7 @@ func fuzzLedger(t testing.TB) verify.GateLedger {
 			t.Fatal(err)
 		}
 	}
-	return web.GateLedger(st)
+	return StoreLedger(st)
 }
 
 // fuzzBase is a memory file the gate allows whole.
@@ -62,19 +60,19 @@ func FuzzHookEditsMatchWholeFile(f *testing.F) {
 		f.Add(seed)
 	}
 	l := fuzzLedger(f)
-	mem, _ := verify.ParseMemoryFiles(verify.DefaultMemoryFiles)
+	mem, _ := ParseMemoryFiles(DefaultMemoryFiles)
 	ctx := context.Background()
 	dir := f.TempDir()
 	file := filepath.Join(dir, "CLAUDE.md")
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		if d, err := verify.Gate(ctx, l, fuzzBase, verify.GateOptions{}); err != nil || !d.Allow {
+		if d, err := Evaluate(ctx, l, fuzzBase, Options{}); err != nil || !d.Allow {
 			t.Fatalf("the base file is blocked: %+v %v", d, err)
 		}
 		if err := os.WriteFile(file, []byte(fuzzBase), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		cur := fuzzBase
-		var edits []verify.HookEdit
+		var edits []HookEdit
 		for i := 0; i+2 < len(ops) && len(edits) < 8; i += 3 {
 			if cur == "" {
 				break
@@ -89,7 +87,7 @@ func FuzzHookEditsMatchWholeFile(f *testing.F) {
 				start--
 			}
 			old := cur[start:end]
-			e := verify.HookEdit{Old: old, New: fuzzPieces[int(ops[i+2])%len(fuzzPieces)], All: ops[i]%5 == 0}
+			e := HookEdit{Old: old, New: fuzzPieces[int(ops[i+2])%len(fuzzPieces)], All: ops[i]%5 == 0}
 			if e.All {
 				cur = strings.ReplaceAll(cur, e.Old, e.New)
 			} else {
@@ -97,21 +95,21 @@ func FuzzHookEditsMatchWholeFile(f *testing.F) {
 			}
 			edits = append(edits, e)
 		}
-		in := verify.HookInput{Agent: verify.AgentClaude, ToolName: "MultiEdit", Cwd: dir,
-			Writes: []verify.HookWrite{{Path: file, Edits: edits}}}
+		in := HookInput{Agent: AgentClaude, ToolName: "MultiEdit", Cwd: dir,
+			Writes: []HookWrite{{Path: file, Edits: edits}}}
 		plan := mem.Plan(in, dir)
 		if plan.Block != "" {
 			t.Fatalf("blocked without the ledger: %s", plan.Block)
 		}
 		hook := true
 		if len(plan.Texts) > 0 {
-			d, err := verify.Gate(ctx, l, strings.Join(plan.Texts, "\n\n"), verify.GateOptions{})
+			d, err := Evaluate(ctx, l, strings.Join(plan.Texts, "\n\n"), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			hook = d.Allow
 		}
-		whole, err := verify.Gate(ctx, l, cur, verify.GateOptions{})
+		whole, err := Evaluate(ctx, l, cur, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

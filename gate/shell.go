@@ -1,4 +1,8 @@
-package verify
+// Shell commands read for what they write, in one file: one walk of the parsed tree
+// (mvdan.cc/sh) decides on redirects and on the arguments of each writing command; the
+// cases are a table of commands whose rules only make sense side by side.
+
+package gate
 
 import (
 	"fmt"

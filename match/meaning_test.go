@@ -1,4 +1,4 @@
-package verify
+package match
 
 import (
 	"testing"
@@ -30,7 +30,7 @@ func TestMatchMeaning(t *testing.T) {
 		t.Run(c.Rule+"/"+c.Desc, func(t *testing.T) {
 			m, err := NewPageText(c.Page).InLanguage(c.Lang).Match(c.Quote)
 			if err != nil {
-				t.Fatalf("MatchQuote(%q): %v", c.Quote, err)
+				t.Fatalf("Quote(%q): %v", c.Quote, err)
 			}
 			if m.Found != c.Found {
 				got := ""

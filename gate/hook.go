@@ -1,4 +1,8 @@
-package verify
+// The hook inputs of each agent (Claude Code, Codex, Gemini CLI) and the memory files they
+// name, in one file: every agent's tool input is read to the same HookInput by the same
+// strict decoder, so adding an agent means reading its cases beside the others'.
+
+package gate
 
 import (
 	"bytes"
@@ -110,23 +114,23 @@ var readOnlyTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "L
 // Read-only tools write nothing; a shell command or an unknown tool writes nothing the gate
 // can read, and the paths its strings name are returned in Unread.
 //
-// It fails closed: the error wraps [ErrGate] when the input is not one JSON object, is too
+// It fails closed: the error wraps [ErrInput] when the input is not one JSON object, is too
 // large or not UTF-8, has a duplicate member name at any depth, has no tool_name, has no
 // tool_input object, or when a known tool's members are missing or of another type (a null
 // content, a file_path that is not a string, a patch that cannot be read).
 func ParseHook(data []byte) (HookInput, error) {
 	if len(data) > maxHookBytes {
-		return HookInput{}, fmt.Errorf("%w: the hook input is more than %d bytes; write the memory file in smaller pieces", ErrGate, maxHookBytes)
+		return HookInput{}, fmt.Errorf("%w: the hook input is more than %d bytes; write the memory file in smaller pieces", ErrInput, maxHookBytes)
 	}
 	if !utf8.Valid(data) {
-		return HookInput{}, fmt.Errorf("%w: the hook input is not UTF-8 text", ErrGate)
+		return HookInput{}, fmt.Errorf("%w: the hook input is not UTF-8 text", ErrInput)
 	}
 	if err := noDuplicateKeys(data); err != nil {
-		return HookInput{}, fmt.Errorf("%w: %v; a hook input with a member named twice is refused, since readers disagree on which one counts", ErrGate, err)
+		return HookInput{}, fmt.Errorf("%w: %v; a hook input with a member named twice is refused, since readers disagree on which one counts", ErrInput, err)
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil || raw == nil {
-		return HookInput{}, fmt.Errorf("%w: the hook input is not a JSON object; the hook must pass the agent's JSON on stdin", ErrGate)
+		return HookInput{}, fmt.Errorf("%w: the hook input is not a JSON object; the hook must pass the agent's JSON on stdin", ErrInput)
 	}
 	var in HookInput
 	if err := optString(raw["hook_event_name"], "hook_event_name", &in.Event); err != nil {
@@ -139,11 +143,11 @@ func ParseHook(data []byte) (HookInput, error) {
 		return HookInput{}, err
 	}
 	if strings.TrimSpace(in.ToolName) == "" {
-		return HookInput{}, fmt.Errorf("%w: the hook input names no tool_name; install the gate as a pre-tool hook (PreToolUse, BeforeTool)", ErrGate)
+		return HookInput{}, fmt.Errorf("%w: the hook input names no tool_name; install the gate as a pre-tool hook (PreToolUse, BeforeTool)", ErrInput)
 	}
 	var ti map[string]json.RawMessage
 	if r := raw["tool_input"]; len(r) == 0 || json.Unmarshal(r, &ti) != nil || ti == nil {
-		return HookInput{}, fmt.Errorf("%w: tool_input is missing or not a JSON object", ErrGate)
+		return HookInput{}, fmt.Errorf("%w: tool_input is missing or not a JSON object", ErrInput)
 	}
 	in.Agent = agentOf(in)
 	str := func(name string) (string, bool, error) {
@@ -153,14 +157,14 @@ func ParseHook(data []byte) (HookInput, error) {
 		}
 		var s string
 		if err := json.Unmarshal(r, &s); err != nil || string(r) == "null" {
-			return "", true, fmt.Errorf("%w: tool_input.%s of %s is not a JSON string", ErrGate, name, in.ToolName)
+			return "", true, fmt.Errorf("%w: tool_input.%s of %s is not a JSON string", ErrInput, name, in.ToolName)
 		}
 		return s, true, nil
 	}
 	need := func(name string) (string, error) {
 		s, ok, err := str(name)
 		if err == nil && !ok {
-			err = fmt.Errorf("%w: %s's tool_input has no %s, so the gate cannot tell what it writes", ErrGate, in.ToolName, name)
+			err = fmt.Errorf("%w: %s's tool_input has no %s, so the gate cannot tell what it writes", ErrInput, in.ToolName, name)
 		}
 		return s, err
 	}
@@ -215,7 +219,7 @@ func ParseHook(data []byte) (HookInput, error) {
 			return HookInput{}, err
 		}
 		if strings.TrimSpace(p) == "" {
-			return HookInput{}, fmt.Errorf("%w: %s's tool_input.%s is empty, so the gate cannot tell whether it is memory", ErrGate, tool, pathField)
+			return HookInput{}, fmt.Errorf("%w: %s's tool_input.%s is empty, so the gate cannot tell whether it is memory", ErrInput, tool, pathField)
 		}
 		file = p
 	}
@@ -265,7 +269,7 @@ func ParseHook(data []byte) (HookInput, error) {
 			return HookInput{}, err
 		}
 		if !ok && mode != "delete" {
-			return HookInput{}, fmt.Errorf("%w: NotebookEdit's tool_input has no new_source", ErrGate)
+			return HookInput{}, fmt.Errorf("%w: NotebookEdit's tool_input has no new_source", ErrInput)
 		}
 		id, _, err := str("cell_id")
 		if err != nil {
@@ -279,10 +283,10 @@ func ParseHook(data []byte) (HookInput, error) {
 	case "MultiEdit":
 		var edits []map[string]json.RawMessage
 		if err := json.Unmarshal(ti["edits"], &edits); err != nil || edits == nil {
-			return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits is not an array of objects", ErrGate)
+			return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits is not an array of objects", ErrInput)
 		}
 		if len(edits) > MaxHookEdits {
-			return HookInput{}, fmt.Errorf("%w: MultiEdit makes %d edits, more than the %d the gate reads; make fewer edits at a time", ErrGate, len(edits), MaxHookEdits)
+			return HookInput{}, fmt.Errorf("%w: MultiEdit makes %d edits, more than the %d the gate reads; make fewer edits at a time", ErrInput, len(edits), MaxHookEdits)
 		}
 		w := HookWrite{Path: file, Edits: make([]HookEdit, 0, len(edits))}
 		var news []string
@@ -290,17 +294,17 @@ func ParseHook(data []byte) (HookInput, error) {
 			var ed HookEdit
 			for k := range e {
 				if k != "old_string" && k != "new_string" && k != "replace_all" {
-					return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d] has the member %q, which the gate does not know", ErrGate, i, k)
+					return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d] has the member %q, which the gate does not know", ErrInput, i, k)
 				}
 			}
 			if r, ok := e["new_string"]; !ok || string(r) == "null" || json.Unmarshal(r, &ed.New) != nil {
-				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].new_string is missing or not a JSON string", ErrGate, i)
+				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].new_string is missing or not a JSON string", ErrInput, i)
 			}
 			if r, ok := e["old_string"]; ok && json.Unmarshal(r, &ed.Old) != nil {
-				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].old_string is not a JSON string", ErrGate, i)
+				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].old_string is not a JSON string", ErrInput, i)
 			}
 			if r, ok := e["replace_all"]; ok && string(r) != "null" && json.Unmarshal(r, &ed.All) != nil {
-				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].replace_all is not true or false", ErrGate, i)
+				return HookInput{}, fmt.Errorf("%w: MultiEdit's tool_input.edits[%d].replace_all is not true or false", ErrInput, i)
 			}
 			w.Edits = append(w.Edits, ed)
 			news = append(news, ed.New)
@@ -319,7 +323,7 @@ func ParseHook(data []byte) (HookInput, error) {
 			s, ok, err = str("input")
 		}
 		if err == nil && !ok {
-			err = fmt.Errorf("%w: apply_patch's tool_input has no command holding the patch", ErrGate)
+			err = fmt.Errorf("%w: apply_patch's tool_input has no command holding the patch", ErrInput)
 		}
 		if err != nil {
 			return HookInput{}, err
@@ -345,14 +349,14 @@ func replaceAll(ti map[string]json.RawMessage, tool string) (bool, error) {
 	if r, ok := ti["replace_all"]; ok && string(r) != "null" {
 		var b bool
 		if err := json.Unmarshal(r, &b); err != nil {
-			return false, fmt.Errorf("%w: %s's tool_input.replace_all is not true or false", ErrGate, tool)
+			return false, fmt.Errorf("%w: %s's tool_input.replace_all is not true or false", ErrInput, tool)
 		}
 		return b, nil
 	}
 	if r, ok := ti["expected_replacements"]; ok && string(r) != "null" {
 		var n float64
 		if err := json.Unmarshal(r, &n); err != nil {
-			return false, fmt.Errorf("%w: %s's tool_input.expected_replacements is not a number", ErrGate, tool)
+			return false, fmt.Errorf("%w: %s's tool_input.expected_replacements is not a number", ErrInput, tool)
 		}
 		return n != 1, nil
 	}
@@ -384,7 +388,7 @@ func agentOf(in HookInput) string {
 // its end marker, a directive it does not know, or a line of another shape is refused.
 func parsePatch(patch string) ([]HookWrite, error) {
 	bad := func(format string, args ...any) ([]HookWrite, error) {
-		return nil, fmt.Errorf("%w: the patch cannot be read: %s", ErrGate, fmt.Sprintf(format, args...))
+		return nil, fmt.Errorf("%w: the patch cannot be read: %s", ErrInput, fmt.Sprintf(format, args...))
 	}
 	patch = strings.ReplaceAll(patch, "\r\n", "\n")
 	i := strings.Index(patch, "*** Begin Patch")
@@ -572,7 +576,7 @@ func optString(raw json.RawMessage, name string, dst *string) error {
 		return nil
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return fmt.Errorf("%w: %s is not a JSON string", ErrGate, name)
+		return fmt.Errorf("%w: %s is not a JSON string", ErrInput, name)
 	}
 	return nil
 }
@@ -596,7 +600,7 @@ const DefaultMemoryFiles = "**/MEMORY.md,**/AGENTS.md,**/CLAUDE.md,**/CLAUDE.loc
 // the case-insensitive file systems of Windows and macOS.
 type MemoryFiles []string
 
-// ParseMemoryFiles reads comma-separated patterns. The error wraps [ErrGate] for an empty
+// ParseMemoryFiles reads comma-separated patterns. The error wraps [ErrInput] for an empty
 // list or a pattern path.Match refuses.
 func ParseMemoryFiles(list string) (MemoryFiles, error) {
 	var m MemoryFiles
@@ -607,7 +611,7 @@ func ParseMemoryFiles(list string) (MemoryFiles, error) {
 		}
 		for _, seg := range strings.Split(p, "/") {
 			if _, err := path.Match(seg, ""); err != nil {
-				return nil, fmt.Errorf("%w: memory-file pattern %q: %v", ErrGate, p, err)
+				return nil, fmt.Errorf("%w: memory-file pattern %q: %v", ErrInput, p, err)
 			}
 		}
 		if !strings.Contains(p, "/") {
@@ -616,7 +620,7 @@ func ParseMemoryFiles(list string) (MemoryFiles, error) {
 		m = append(m, foldName(p))
 	}
 	if len(m) == 0 {
-		return nil, fmt.Errorf("%w: no memory-file pattern given; pass GLOB,... (default %s)", ErrGate, DefaultMemoryFiles)
+		return nil, fmt.Errorf("%w: no memory-file pattern given; pass GLOB,... (default %s)", ErrInput, DefaultMemoryFiles)
 	}
 	return m, nil
 }
@@ -743,12 +747,12 @@ func shellCommand(ti map[string]json.RawMessage, tool string) (string, error) {
 	}
 	var ws []string
 	if err := json.Unmarshal(r, &ws); err != nil {
-		return "", fmt.Errorf("%w: tool_input.command of %s is neither a string nor an array of strings", ErrGate, tool)
+		return "", fmt.Errorf("%w: tool_input.command of %s is neither a string nor an array of strings", ErrInput, tool)
 	}
 	for i, w := range ws {
 		q, err := syntax.Quote(w, syntax.LangBash)
 		if err != nil {
-			return "", fmt.Errorf("%w: tool_input.command of %s: %v", ErrGate, tool, err)
+			return "", fmt.Errorf("%w: tool_input.command of %s: %v", ErrInput, tool, err)
 		}
 		ws[i] = q
 	}

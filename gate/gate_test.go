@@ -1,4 +1,4 @@
-package verify
+package gate
 
 import (
 	"errors"
@@ -92,8 +92,8 @@ func TestParseHookRecorded(t *testing.T) {
 			}
 			in, err := ParseHook(data)
 			if tt.err != "" {
-				if !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("err %v; want ErrGate saying %q", err, tt.err)
+				if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v; want ErrInput saying %q", err, tt.err)
 				}
 				return
 			}
@@ -128,14 +128,14 @@ func TestParseHookRecorded(t *testing.T) {
 		"patch no path":        `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: \n+x\n*** End Patch"}}`,
 		"patch stray line":     `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\nhello\n*** End Patch"}}`,
 	} {
-		if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrGate) {
-			t.Errorf("%s: err %v; want ErrGate", desc, err)
+		if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrInput) {
+			t.Errorf("%s: err %v; want ErrInput", desc, err)
 		}
 	}
 	big := `{"tool_name":"Write","tool_input":{"file_path":"MEMORY.md","content":"` + strings.Repeat("a", maxHookBytes) + `"}}`
 	_, err := ParseHook([]byte(big))
-	if want := fmt.Sprintf("the hook input is more than %d bytes; write the memory file in smaller pieces", maxHookBytes); !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), want) {
-		t.Errorf("too large: err %v; want ErrGate saying %q", err, want)
+	if want := fmt.Sprintf("the hook input is more than %d bytes; write the memory file in smaller pieces", maxHookBytes); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+		t.Errorf("too large: err %v; want ErrInput saying %q", err, want)
 	}
 	atLimit := `{"tool_name":"Write","tool_input":{"file_path":"MEMORY.md","content":"`
 	atLimit += strings.Repeat("a", maxHookBytes-len(atLimit)-3) + `"}}`
@@ -160,8 +160,8 @@ func FuzzParseHook(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := ParseHook(data)
 		if err != nil {
-			if !errors.Is(err, ErrGate) {
-				t.Fatalf("error does not wrap ErrGate: %v", err)
+			if !errors.Is(err, ErrInput) {
+				t.Fatalf("error does not wrap ErrInput: %v", err)
 			}
 			return
 		}
@@ -253,8 +253,8 @@ func TestMemoryFiles(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", " , ", "memory/[a-"} {
-		if _, err := ParseMemoryFiles(bad); !errors.Is(err, ErrGate) {
-			t.Errorf("ParseMemoryFiles(%q): %v; want ErrGate", bad, err)
+		if _, err := ParseMemoryFiles(bad); !errors.Is(err, ErrInput) {
+			t.Errorf("ParseMemoryFiles(%q): %v; want ErrInput", bad, err)
 		}
 	}
 }
@@ -265,7 +265,7 @@ func TestParseMinStrength(t *testing.T) {
 			t.Errorf("ParseMinStrength(%q) = %q, %v", in, got, err)
 		}
 	}
-	if _, err := ParseMinStrength("strong"); !errors.Is(err, ErrGate) {
+	if _, err := ParseMinStrength("strong"); !errors.Is(err, ErrInput) {
 		t.Errorf("ParseMinStrength(strong): %v", err)
 	}
 }
@@ -416,7 +416,7 @@ func TestHookWorkIsBounded(t *testing.T) {
 		edits = append(edits, `{"old_string":"a","new_string":"b"}`)
 	}
 	in := `{"tool_name":"MultiEdit","tool_input":{"file_path":"CLAUDE.md","edits":[` + strings.Join(edits, ",") + `]}}`
-	if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrGate) || !strings.Contains(err.Error(), "more than the 10000 the gate reads") {
+	if _, err := ParseHook([]byte(in)); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "more than the 10000 the gate reads") {
 		t.Fatalf("%d edits: %v; want refused", MaxHookEdits+1, err)
 	}
 	text := strings.Repeat("- Use tabs.\n", (1<<20)/12)
@@ -437,5 +437,30 @@ func TestHookWorkIsBounded(t *testing.T) {
 	got, loose, err := applyEdits(strings.Join(lines, "\n")+"\n", distinct)
 	if err != nil || len(loose) != 0 || strings.Count(got, "- Use spaces. Keep") != MaxHookEdits {
 		t.Fatalf("%d distinct edits: %v, %d loose", MaxHookEdits, err, len(loose))
+	}
+}
+
+// TestCitedBySameURL: the gate matches a text's citation with a ledger citation by
+// evidence.SameURL, the rule ledger.Store.FindCitations finds citations by (its test has
+// the same variant), so a URL spelled otherwise only in what evidence.NormalizeURL
+// normalises is the same citation to both.
+func TestCitedBySameURL(t *testing.T) {
+	lc := LedgerClaim{Citations: []LedgerCitation{{URL: "https://acme.example/about", Quote: "Acme was founded in 1999", Status: evidence.StatusFound}}}
+	tests := []struct {
+		desc, url string
+		want      bool
+	}{
+		{"as stored", "https://acme.example/about", true},
+		{"scheme and host in capitals, default port, fragment", "HTTPS://Acme.Example:443/about#history", true},
+		{"another path", "https://acme.example/About", false},
+		{"another port", "https://acme.example:8443/about", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			ct := evidence.Citation{URL: tt.url, Quote: "acme was founded in 1999"}
+			if got := citedBy(lc, ct, true); got != tt.want {
+				t.Fatalf("citedBy(%q) = %v; want %v", tt.url, got, tt.want)
+			}
+		})
 	}
 }

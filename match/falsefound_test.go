@@ -1,4 +1,4 @@
-package verify
+package match
 
 import (
 	"errors"
@@ -117,9 +117,9 @@ func TestNoFalseFound(t *testing.T) {
 			if text == "" {
 				text = corpusText(t, c.page)
 			}
-			m, err := MatchQuote(text, c.quote)
+			m, err := Quote(text, c.quote)
 			if err != nil {
-				t.Fatalf("MatchQuote(%q): %v", c.quote, err)
+				t.Fatalf("Quote(%q): %v", c.quote, err)
 			}
 			if m.Found != c.found {
 				got := ""
@@ -169,7 +169,7 @@ func TestQuotePartsRefused(t *testing.T) {
 		{"more parts than the cap", strings.Repeat("the cat sat on the mat … ", 9), ErrTooManyParts},
 	} {
 		t.Run(c.desc, func(t *testing.T) {
-			_, err := MatchQuote(page, c.quote)
+			_, err := Quote(page, c.quote)
 			if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
 			}
@@ -192,7 +192,7 @@ func TestMatchMemoryBound(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		m, err := MatchQuote(page, quote)
+		m, err := Quote(page, quote)
 		runtime.ReadMemStats(&after)
 		return m, after.TotalAlloc - before.TotalAlloc, err
 	}
@@ -239,7 +239,7 @@ func TestEllipsisGapAtTheLimit(t *testing.T) {
 		t.Run(c.desc, func(t *testing.T) {
 			// The gap is " " + filler + " ": two spaces and runes-2 filler runes.
 			page := "the first part is here " + strings.Repeat(c.fill, c.runes-2) + " the second part is here"
-			m, err := MatchQuote(page, quote)
+			m, err := Quote(page, quote)
 			if err != nil || m.Found != c.found {
 				t.Fatalf("found %v (err %v) with %d runes left out, want %v", m.Found, err, c.runes, c.found)
 			}

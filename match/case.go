@@ -1,4 +1,4 @@
-package verify
+package match
 
 import (
 	"strings"
@@ -277,4 +277,29 @@ func isUnitSymbol(w string) bool {
 		}
 	}
 	return false
+}
+
+// The case rule outside a match: the memory-write gate compares a memory sentence with a
+// verified text by the same rule, through these functions (docs/gate.md).
+
+// IsWordLetter reports whether r is part of a word for the case rule: a letter or a mark.
+func IsWordLetter(r rune) bool { return isWordLetter(r) }
+
+// WordEnd returns the end of the run of word letters of s that starts at byte i.
+func WordEnd(s string, i int) int { return wordEnd(s, i) }
+
+// SentenceStart reports whether the word at byte at of s starts a sentence, the start of s
+// included.
+func SentenceStart(s string, at int) bool { return sentenceStart(s, at, true) }
+
+// UnitAfterNumber reports whether w, the word at byte at of s, is a unit symbol after a
+// number ("5 MW"), whose case is part of what it means.
+func UnitAfterNumber(s string, at int, w string) bool { return afterNumber(s, at) && isUnitSymbol(w) }
+
+// CaseMayDiffer reports whether words a and b, equal but for case, may stand for each other
+// by the case rule without its rules for texts in capitals or title case: never when unit
+// is set; only in the first letter, neither word in capitals or mixed case, and the word
+// starting a sentence in one text or the other (aStarts, bStarts).
+func CaseMayDiffer(a, b string, aStarts, bStarts, unit bool) bool {
+	return caseWords{quote: a, page: b, quoteStarts: aStarts, pageStarts: bStarts, unit: unit}.allowed(false, false, false)
 }

@@ -1,4 +1,4 @@
-package verify_test
+package gate
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"evidenceledger/evidence"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
-	"evidenceledger/web"
 )
 
 // gateWorld is a ledger whose claims got their statuses through real checks of loopback
@@ -123,7 +122,7 @@ func newGateWorld(t *testing.T) gateWorld {
 			t.Fatal(err)
 		}
 	}
-	checker := verify.NewChecker(verify.LoopbackFetchConfig())
+	checker := verify.NewChecker(loopbackFetchConfig())
 	if _, err := verify.RunBatch(ctx, st, checker, "system", b.ID, false, 4, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +158,7 @@ func newGateWorld(t *testing.T) gateWorld {
 
 func TestGateDecisions(t *testing.T) {
 	w := newGateWorld(t)
-	l := web.GateLedger(w.store)
+	l := StoreLedger(w.store)
 	about := w.url("acme.test", "/about")
 	tests := []struct {
 		desc  string
@@ -209,7 +208,7 @@ func TestGateDecisions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			d, err := verify.Gate(context.Background(), l, tt.text, verify.GateOptions{Min: tt.min})
+			d, err := Evaluate(context.Background(), l, tt.text, Options{Min: tt.min})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +216,7 @@ func TestGateDecisions(t *testing.T) {
 				t.Fatalf("allow %v; want %v: %+v", d.Allow, tt.allow, d)
 			}
 			if tt.want == "" {
-				if len(d.Claims) != 0 || d.Note != verify.NoteNoClaims {
+				if len(d.Claims) != 0 || d.Note != NoteNoClaims {
 					t.Fatalf("want no claims and the note: %+v", d)
 				}
 				return
@@ -241,25 +240,25 @@ func TestGateDecisions(t *testing.T) {
 func TestGateFailsClosed(t *testing.T) {
 	w := newGateWorld(t)
 	w.store.Close()
-	d, err := verify.Gate(context.Background(), web.GateLedger(w.store), "Acme was founded in 1999.", verify.GateOptions{})
+	d, err := Evaluate(context.Background(), StoreLedger(w.store), "Acme was founded in 1999.", Options{})
 	if err == nil || d.Allow || len(d.Claims) != 1 || !strings.Contains(d.Claims[0].Reasons[0], "could not be read") {
 		t.Fatalf("a closed ledger: %+v %v; want a block and an error", d, err)
 	}
 }
 
-// TestGateCheckOnTheSpot: with a GateCheck, a cited claim the ledger does not hold is imported
+// TestGateCheckOnTheSpot: with a Check, a cited claim the ledger does not hold is imported
 // as a batch of its own, checked at its loopback page, recorded, and gated on the result.
 func TestGateCheckOnTheSpot(t *testing.T) {
 	w := newGateWorld(t)
 	ctx := context.Background()
-	l := web.GateLedger(w.store)
+	l := StoreLedger(w.store)
 	about := w.url("acme.test", "/about")
-	check := func(timeout time.Duration) verify.GateOptions {
-		return verify.GateOptions{Check: &verify.GateCheck{Store: web.GateImporter(w.store), Checker: verify.NewChecker(verify.LoopbackFetchConfig()),
+	check := func(timeout time.Duration) Options {
+		return Options{Check: &Check{Store: StoreImporter(w.store), Checker: verify.NewChecker(loopbackFetchConfig()),
 			Actor: "user:gate", Timeout: timeout}}
 	}
 	found := "# Acme\n\n- Use tabs.\n- Acme's founders met at Leeds University ([team](" + w.url("acme.test", "/team") + ")): “Acme's founders, Ann Lee and Raj Patel, met at Leeds University”.\n"
-	d, err := verify.Gate(ctx, l, found, verify.GateOptions{})
+	d, err := Evaluate(ctx, l, found, Options{})
 	if err != nil || d.Allow || !strings.Contains(strings.Join(d.Claims[0].Reasons, " "), "not in the ledger") ||
 		!strings.Contains(strings.Join(d.Claims[0].Next, " "), "ledger gate --check") {
 		t.Fatalf("without a check: %+v %v; want blocked, not in the ledger, and told to run --check", d, err)
@@ -268,7 +267,7 @@ func TestGateCheckOnTheSpot(t *testing.T) {
 		t.Fatalf("not gated: %+v; want the heading and the instruction", d.NotGated)
 	}
 	before, _ := w.store.Batches(ctx)
-	d, err = verify.Gate(ctx, l, found, check(time.Hour))
+	d, err = Evaluate(ctx, l, found, check(time.Hour))
 	if err != nil || !d.Allow || d.Claims[0].Checked == "" || len(d.Claims[0].Matched) != 1 {
 		t.Fatalf("checked on the spot: %+v %v; want allowed", d, err)
 	}
@@ -285,12 +284,12 @@ func TestGateCheckOnTheSpot(t *testing.T) {
 		t.Fatalf("audit after the check: %+v %v", rep, err)
 	}
 	// Asked again, it is in the ledger: no new batch.
-	if d, err := verify.Gate(ctx, l, found, check(time.Hour)); err != nil || !d.Allow || d.Claims[0].Checked != "" {
+	if d, err := Evaluate(ctx, l, found, check(time.Hour)); err != nil || !d.Allow || d.Claims[0].Checked != "" {
 		t.Fatalf("asked again: %+v %v", d, err)
 	}
 
 	absent := "Acme opened a shop in Paris ([about](" + about + ")): “Acme opened a shop in Paris”."
-	d, err = verify.Gate(ctx, l, absent, check(time.Hour))
+	d, err = Evaluate(ctx, l, absent, check(time.Hour))
 	if err != nil || d.Allow || d.Claims[0].Checked == "" || !strings.Contains(strings.Join(d.Claims[0].Reasons, " "), "it is not_found") {
 		t.Fatalf("a quote absent from its page: %+v %v; want blocked as not_found", d, err)
 	}
@@ -298,14 +297,14 @@ func TestGateCheckOnTheSpot(t *testing.T) {
 	slow := "Acme opened a shop in Bath ([shop](" + w.url("acme.test", "/slow") + ")): “Acme slowly opened a shop in Bath”."
 	// The page never answers while the gate waits, so the gate answering at all shows the
 	// check was cut at its timeout.
-	d, err = verify.Gate(ctx, l, slow, check(300*time.Millisecond))
+	d, err = Evaluate(ctx, l, slow, check(300*time.Millisecond))
 	if err != nil || d.Allow || !strings.HasPrefix(d.Claims[0].Reasons[0], "still checking: the check of batch b_") ||
 		!strings.Contains(strings.Join(d.Claims[0].Next, " "), "ledger check --batch "+d.Claims[0].Checked) {
 		t.Fatalf("a slow page: %+v %v; want blocked as still checking", d, err)
 	}
 
 	// A claim with no URL is never checked against anything: no batch is made for it.
-	d, err = verify.Gate(ctx, l, "Acme was sold in 2021.", check(time.Hour))
+	d, err = Evaluate(ctx, l, "Acme was sold in 2021.", check(time.Hour))
 	if err != nil || d.Allow || d.Claims[0].Checked != "" || !strings.HasPrefix(d.Claims[0].Reasons[0], evidence.NoteNoSource) {
 		t.Fatalf("no source: %+v %v", d, err)
 	}
@@ -318,7 +317,7 @@ func TestGateCheckOnTheSpot(t *testing.T) {
 // TestGateNextSteps: a blocked claim says what to do next, in words an agent can act on.
 func TestGateNextSteps(t *testing.T) {
 	w := newGateWorld(t)
-	l := web.GateLedger(w.store)
+	l := StoreLedger(w.store)
 	for text, want := range map[string]string{
 		"The chair of Acme is Ann Lee.":                        "ask a person to resolve seam s_",
 		"Acme moved to York in 2010.":                          "do not write it: a cited quote is not on its page",
@@ -330,7 +329,7 @@ func TestGateNextSteps(t *testing.T) {
 		"Acme was sold (" + w.url("news.test", "/sale") + "): “Acme was sold to Beta in 2021”.":                          "run `ledger gate --check`",
 		"Acme was founded in 2005 ([about](" + w.url("acme.test", "/about") + ")): “Acme was founded in 1999 in Leeds”.": "write the claim in the words of its verified quote",
 	} {
-		d, err := verify.Gate(context.Background(), l, text, verify.GateOptions{Min: evidence.StrengthMedium})
+		d, err := Evaluate(context.Background(), l, text, Options{Min: evidence.StrengthMedium})
 		if err != nil || d.Allow || len(d.Claims) != 1 || !strings.Contains(strings.Join(d.Claims[0].Next, " | "), want) {
 			t.Errorf("%q: %+v %v; want a next step with %q", text, d.Claims, err, want)
 		}

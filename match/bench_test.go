@@ -1,4 +1,4 @@
-package verify
+package match
 
 import (
 	"os"
@@ -63,7 +63,7 @@ func BenchmarkMatch300InLargestPage(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				m, err := MatchQuote(text, c.quote)
+				m, err := Quote(text, c.quote)
 				if err != nil || m.Found != c.found {
 					b.Fatalf("found %v, err %v; want found %v", m.Found, err, c.found)
 				}
@@ -75,7 +75,7 @@ func BenchmarkMatch300InLargestPage(b *testing.B) {
 // BenchmarkMatch25QuotesOnOnePage matches 25 quotes of 300 characters, in capitals (so each
 // is found only at the case tier, the last), against the largest corpus page: with one
 // PageText shared by the 25 (one fold per tier, as a check run does), and with a fresh
-// MatchQuote for each (25 folds per tier). The floor is one fold of the page at every tier
+// Quote for each (25 folds per tier). The floor is one fold of the page at every tier
 // plus 25 strings.Index calls in the folded text.
 func BenchmarkMatch25QuotesOnOnePage(b *testing.B) {
 	text := largestPageText(b)
@@ -108,10 +108,10 @@ func BenchmarkMatch25QuotesOnOnePage(b *testing.B) {
 			}
 		}
 	})
-	b.Run("fresh-MatchQuote-each", func(b *testing.B) {
+	b.Run("fresh-Quote-each", func(b *testing.B) {
 		for b.Loop() {
 			for _, q := range quotes {
-				if m, err := MatchQuote(text, q); err != nil || !m.Found {
+				if m, err := Quote(text, q); err != nil || !m.Found {
 					b.Fatalf("found %v, err %v", m.Found, err)
 				}
 			}
@@ -152,7 +152,7 @@ func BenchmarkMatchLinear(b *testing.B) {
 		b.Run("page-x"+string(rune('0'+n)), func(b *testing.B) {
 			b.SetBytes(int64(len(page)))
 			for b.Loop() {
-				if m, err := MatchQuote(page, missing); err != nil || m.Found {
+				if m, err := Quote(page, missing); err != nil || m.Found {
 					b.Fatalf("found %v, err %v", m.Found, err)
 				}
 			}
@@ -163,7 +163,7 @@ func BenchmarkMatchLinear(b *testing.B) {
 		b.Run("repetitive-x"+string(rune('0'+n)), func(b *testing.B) {
 			b.SetBytes(int64(len(page)))
 			for b.Loop() {
-				if m, err := MatchQuote(page, "aaaa aaaa aaaa … aaaa aaaa aaaa … aaaa aaaa aaab"); err != nil || m.Found {
+				if m, err := Quote(page, "aaaa aaaa aaaa … aaaa aaaa aaaa … aaaa aaaa aaab"); err != nil || m.Found {
 					b.Fatalf("found %v, err %v", m.Found, err)
 				}
 			}

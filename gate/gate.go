@@ -1,4 +1,9 @@
-package verify
+// The gate's decision in one file: a text's statements, their lookup in the ledger, the
+// reasons a claim is blocked and the next steps named for each, and the check on the spot.
+// The reasons and steps are one table read top to bottom; split, a reader would follow a
+// blocked claim across files to learn why it was blocked.
+
+package gate
 
 import (
 	"context"
@@ -10,6 +15,7 @@ import (
 	"unicode"
 
 	"evidenceledger/evidence"
+	"evidenceledger/verify"
 )
 
 // LedgerClaim is a claim as the memory-write gate reads it from the ledger.
@@ -37,9 +43,9 @@ type LedgerCitation struct {
 	OpenSeams []string
 }
 
-// GateLedger is what the gate reads of the ledger. Both lookups return every matching claim
+// Ledger is what the gate reads of the ledger. Both lookups return every matching claim
 // with all its citations; none is not an error. Any error makes the gate block.
-type GateLedger interface {
+type Ledger interface {
 	// ClaimsWithText returns the claims whose text equals text once both are normalized
 	// ([evidence.NormalizeText]).
 	ClaimsWithText(ctx context.Context, text string) ([]LedgerClaim, error)
@@ -50,47 +56,47 @@ type GateLedger interface {
 	ClaimsNear(ctx context.Context, text string, limit int) ([]LedgerClaim, error)
 }
 
-// GateImporter records the claims the gate checks on the spot. With [CheckStore] it is what
+// Importer records the claims the gate checks on the spot. With [verify.CheckStore] it is what
 // `ledger gate --check` needs of the ledger.
-type GateImporter interface {
-	CheckStore
+type Importer interface {
+	verify.CheckStore
 	// ImportClaims records claims as one batch of their own, as actor, exactly as a batch of
 	// research is recorded, and returns the batch id.
 	ImportClaims(ctx context.Context, actor string, claims []evidence.Claim) (string, error)
 }
 
-// ErrGate is wrapped by every error of the gate's input: a hook input or a minimum strength
+// ErrInput is wrapped by every error of the gate's input: a hook input or a minimum strength
 // that cannot be read. A caller must block on it (fail closed).
-var ErrGate = errors.New("the gate cannot read its input")
+var ErrInput = errors.New("the gate cannot read its input")
 
-// DefaultGateTimeout is how long `ledger gate --check` checks claims on the spot before it
+// DefaultTimeout is how long `ledger gate --check` checks claims on the spot before it
 // blocks them as still being checked.
-const DefaultGateTimeout = 60 * time.Second
+const DefaultTimeout = 60 * time.Second
 
-// GateOptions are the settings of one [Gate] call.
-type GateOptions struct {
+// Options are the settings of one [Evaluate] call.
+type Options struct {
 	// Min is the least strength a claim must have; "" for none.
 	Min evidence.Strength
 	// Check, when not nil, checks on the spot every factual claim that carries a URL and a
-	// quote the ledger does not hold yet (see [GateCheck]).
-	Check *GateCheck
+	// quote the ledger does not hold yet (see [Check]).
+	Check *Check
 }
 
-// GateCheck is how the gate checks claims on the spot: it imports them as one batch of their
+// Check is how the gate checks claims on the spot: it imports them as one batch of their
 // own as Actor, checks that batch with Checker like any batch (RunBatch, Workers at a time),
-// and waits at most Timeout (DefaultGateTimeout when 0). Checks not finished by then are
+// and waits at most Timeout (DefaultTimeout when 0). Checks not finished by then are
 // dropped unrecorded and their claims are blocked as still being checked; checking the
 // batch again (ledger check --batch) finishes them.
-type GateCheck struct {
-	Store   GateImporter
-	Checker *Checker
+type Check struct {
+	Store   Importer
+	Checker *verify.Checker
 	Actor   string
 	Timeout time.Duration
 	Workers int
 }
 
-// GateClaim is one factual claim the gate read in a text, with its decision.
-type GateClaim struct {
+// Claim is one factual claim the gate read in a text, with its decision.
+type Claim struct {
 	Text      string              `json:"text"`
 	Citations []evidence.Citation `json:"citations"`
 	// Rule is the triage rule that made it a factual claim.
@@ -119,13 +125,13 @@ type GateClaim struct {
 }
 
 // step adds a next step once.
-func (gc *GateClaim) step(s string) {
+func (gc *Claim) step(s string) {
 	if !slices.Contains(gc.next, s) {
 		gc.next = append(gc.next, s)
 	}
 }
 
-// The next steps a blocked claim's answer names (GateClaim.Next).
+// The next steps a blocked claim's answer names (Claim.Next).
 const (
 	stepCite          = "cite the page it comes from: add the URL and an exact quote from that page beside the claim, then run `ledger gate --check`"
 	stepLeaveOut      = "or leave the claim out of memory, or write it as a question or a plan rather than a fact"
@@ -151,14 +157,14 @@ type NotGated struct {
 	Rule string        `json:"rule"`
 }
 
-// GateDecision is the gate's answer about a text. Allow is true only when every factual claim
+// Decision is the gate's answer about a text. Allow is true only when every factual claim
 // is allowed; a text with no factual claim is allowed with a Note.
-type GateDecision struct {
-	Allow        bool        `json:"allow"`
-	Claims       []GateClaim `json:"claims"`
-	NotGated     []NotGated  `json:"not_gated"`
-	Note         string      `json:"note,omitempty"`
-	ResidualRisk string      `json:"residual_risk"`
+type Decision struct {
+	Allow        bool       `json:"allow"`
+	Claims       []Claim    `json:"claims"`
+	NotGated     []NotGated `json:"not_gated"`
+	Note         string     `json:"note,omitempty"`
+	ResidualRisk string     `json:"residual_risk"`
 }
 
 // NoteNoClaims is the note of a text in which the gate found no factual claim.
@@ -168,16 +174,16 @@ const NoteNoClaims = "the text states nothing the gate reads as a factual claim,
 const NoteUnreadable = "the text cannot be read, so nothing in it is allowed"
 
 // ParseMinStrength reads a minimum strength: "" (none), low, medium or high. The error wraps
-// [ErrGate].
+// [ErrInput].
 func ParseMinStrength(s string) (evidence.Strength, error) {
 	switch st := evidence.Strength(strings.ToLower(strings.TrimSpace(s))); st {
 	case evidence.StrengthNone, evidence.StrengthLow, evidence.StrengthMedium, evidence.StrengthHigh:
 		return st, nil
 	}
-	return "", fmt.Errorf("%w: minimum strength %q: want low, medium or high", ErrGate, s)
+	return "", fmt.Errorf("%w: minimum strength %q: want low, medium or high", ErrInput, s)
 }
 
-// Gate decides whether text may be written to persistent memory (docs/gate.md). It sorts
+// Evaluate decides whether text may be written to persistent memory (docs/gate.md). It sorts
 // every statement of text with [evidence.TriageText]: only factual claims are gated; the
 // rest is listed in NotGated with the rule that let it pass. A factual claim is allowed only
 // when a ledger claim matches it and is found_at_source, has no open seam (on it or any of
@@ -186,7 +192,7 @@ func ParseMinStrength(s string) (evidence.Strength, error) {
 // A ledger claim matches when the claim is its text or one of its found quotes word for word
 // ([sameText]: white space, quotation marks, a final full stop and the case of a sentence's
 // first letter aside), or when the claim cites one of its found quotes (same URL after
-// [evidence.NormalizeURL], same quote) and says nothing the ledger claim does not hold; and,
+// [evidence.SameURL], same quote) and says nothing the ledger claim does not hold; and,
 // unless it is a found quote word for word, it agrees with a found quote
 // ([evidence.Disagree]: figures bound to the same words, the same negations, the named
 // parties in the same order); see [textProblems]. Either way, every URL the claim cites must
@@ -196,13 +202,13 @@ func ParseMinStrength(s string) (evidence.Strength, error) {
 // offered the nearest verified text (Instead).
 //
 // With opt.Check, the claims that carry a URL and a quote the ledger does not hold are first
-// imported and checked on the spot (see [GateCheck]), then decided on the result.
+// imported and checked on the spot (see [Check]), then decided on the result.
 //
-// Gate fails closed: a text that cannot be read is blocked whole (Note says why); when the
+// Evaluate fails closed: a text that cannot be read is blocked whole (Note says why); when the
 // ledger cannot be read or the check cannot be recorded it returns a blocking decision (its
 // Claims carry the reason) and the error.
-func Gate(ctx context.Context, l GateLedger, text string, opt GateOptions) (GateDecision, error) {
-	d := GateDecision{Allow: true, Claims: []GateClaim{}, NotGated: []NotGated{}}
+func Evaluate(ctx context.Context, l Ledger, text string, opt Options) (Decision, error) {
+	d := Decision{Allow: true, Claims: []Claim{}, NotGated: []NotGated{}}
 	sorted, err := evidence.TriageText(text)
 	if err != nil {
 		d.Allow, d.Note = false, NoteUnreadable+": "+err.Error()
@@ -256,7 +262,7 @@ func Gate(ctx context.Context, l GateLedger, text string, opt GateOptions) (Gate
 
 // checkOnTheSpot imports the claims that need a check as one batch, checks it within the
 // time limit, and decides them again on what was recorded.
-func checkOnTheSpot(ctx context.Context, l GateLedger, opt GateOptions, claims []GateClaim) error {
+func checkOnTheSpot(ctx context.Context, l Ledger, opt Options, claims []Claim) error {
 	var idx []int
 	var batch []evidence.Claim
 	for i, gc := range claims {
@@ -278,10 +284,10 @@ func checkOnTheSpot(ctx context.Context, l GateLedger, opt GateOptions, claims [
 	}
 	timeout := gck.Timeout
 	if timeout <= 0 {
-		timeout = DefaultGateTimeout
+		timeout = DefaultTimeout
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	_, runErr := RunBatch(cctx, gck.Store, gck.Checker, gck.Actor, id, false, gck.Workers, nil)
+	_, runErr := verify.RunBatch(cctx, gck.Store, gck.Checker, gck.Actor, id, false, gck.Workers, nil)
 	late := cctx.Err() != nil
 	cancel()
 	if runErr != nil && !late {
@@ -307,12 +313,12 @@ func checkOnTheSpot(ctx context.Context, l GateLedger, opt GateOptions, claims [
 }
 
 // gateClaim decides one claim.
-func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence.Strength) (GateClaim, error) {
-	gc := GateClaim{Text: c.Text, Citations: c.Citations, Matched: []string{}, Reasons: []string{}}
+func gateClaim(ctx context.Context, l Ledger, c evidence.Claim, min evidence.Strength) (Claim, error) {
+	gc := Claim{Text: c.Text, Citations: c.Citations, Matched: []string{}, Reasons: []string{}}
 	if gc.Citations == nil {
 		gc.Citations = []evidence.Citation{}
 	}
-	fail := func(err error) (GateClaim, error) {
+	fail := func(err error) (Claim, error) {
 		gc.Reasons, gc.next = []string{"the ledger could not be read, so nothing is allowed: " + err.Error()}, []string{stepLedger}
 		return gc, fmt.Errorf("read the ledger for claim %q: %w", c.Text, err)
 	}
@@ -405,7 +411,7 @@ func gateClaim(ctx context.Context, l GateLedger, c evidence.Claim, min evidence
 // judge returns what keeps ledger claim lc from verifying claim c; none when it does. Whether
 // lc may be handed on at all is evidence.HandOn's rule; the gate adds the minimum strength and
 // the match of c's words and citations. It adds to gc the next step of each problem.
-func judge(gc *GateClaim, lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
+func judge(gc *Claim, lc LedgerClaim, c evidence.Claim, min evidence.Strength) []string {
 	var problems []string
 	var seams []string
 	// A seam about the claim and one of its citations is named once.
@@ -513,7 +519,7 @@ func textProblems(lc LedgerClaim, c evidence.Claim) []string {
 			return nil
 		}
 		for _, ct := range c.Citations {
-			if evidence.NormalizeURL(ct.URL) == evidence.NormalizeURL(lct.URL) && evidence.NormalizeText(ct.Quote) != "" &&
+			if evidence.SameURL(ct.URL, lct.URL) && evidence.NormalizeText(ct.Quote) != "" &&
 				evidence.NormalizeText(ct.Quote) == evidence.NormalizeText(lct.Quote) && !slices.Contains(cited, lct.Quote) {
 				cited = append(cited, lct.Quote)
 			}
@@ -555,7 +561,7 @@ func textProblems(lc LedgerClaim, c evidence.Claim) []string {
 
 // offer keeps, as what may be written instead, the verified text of a usable ledger claim
 // lc (its text, when it agrees with a found quote, or a found quote) nearest to text.
-func (gc *GateClaim) offer(text string, lc LedgerClaim) {
+func (gc *Claim) offer(text string, lc LedgerClaim) {
 	var cands []string
 	for _, lct := range lc.Citations {
 		if lct.Status == evidence.StatusFound && len(lct.OpenSeams) == 0 && evidence.NormalizeText(lct.Quote) != "" {
@@ -573,14 +579,14 @@ func (gc *GateClaim) offer(text string, lc LedgerClaim) {
 }
 
 // maxNearLookups bounds how many blocked claims of one text the gate looks up near
-// verified texts for ([GateLedger.ClaimsNear] scans the ledger); the others are offered
+// verified texts for ([Ledger.ClaimsNear] scans the ledger); the others are offered
 // only what their own lookups found.
 const maxNearLookups = 16
 
 // offerNear finds, for each blocked claim that was offered no verified text (up to
 // maxNearLookups of them), the nearest text of a usable ledger claim that shares a long word
 // with it, and offers it as what may be written instead.
-func offerNear(ctx context.Context, l GateLedger, claims []GateClaim, min evidence.Strength) error {
+func offerNear(ctx context.Context, l Ledger, claims []Claim, min evidence.Strength) error {
 	n := 0
 	for i := range claims {
 		gc := &claims[i]
@@ -673,13 +679,13 @@ var fieldWords = map[string]bool{
 	"see": true, "via": true,
 }
 
-// citedBy reports whether lc has a citation with ct's URL (after NormalizeURL) and, when ct
+// citedBy reports whether lc has a citation with ct's URL ([evidence.SameURL]) and, when ct
 // has a quote, the same normalized quote. With found, that citation must also be
 // found_at_source with no open seam.
 func citedBy(lc LedgerClaim, ct evidence.Citation, found bool) bool {
-	u, q := evidence.NormalizeURL(ct.URL), evidence.NormalizeText(ct.Quote)
+	q := evidence.NormalizeText(ct.Quote)
 	for _, lct := range lc.Citations {
-		if evidence.NormalizeURL(lct.URL) != u || (q != "" && evidence.NormalizeText(lct.Quote) != q) {
+		if !evidence.SameURL(lct.URL, ct.URL) || (q != "" && evidence.NormalizeText(lct.Quote) != q) {
 			continue
 		}
 		if !found || (lct.Status == evidence.StatusFound && len(lct.OpenSeams) == 0) {
@@ -690,7 +696,7 @@ func citedBy(lc LedgerClaim, ct evidence.Citation, found bool) bool {
 }
 
 // gateRisk is the residual-risk statement of a decision.
-func gateRisk(d GateDecision, min evidence.Strength) string {
+func gateRisk(d Decision, min evidence.Strength) string {
 	floor := ""
 	if min != "" {
 		floor = fmt.Sprintf(" at strength %s or above", min)

@@ -1,4 +1,4 @@
-package verify_test
+package gate
 
 import (
 	"context"
@@ -8,20 +8,18 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"evidenceledger/verify"
 )
 
 // hookBenchFile is a memory file of about 1.8 MB in the shapes agents keep (headings,
 // instructions, preferences, verified claims, hard-wrapped paragraphs), and 5,000 edits of
 // distinct lines in it.
-func hookBenchFile() (string, []verify.HookEdit) {
+func hookBenchFile() (string, []HookEdit) {
 	var b strings.Builder
-	var edits []verify.HookEdit
+	var edits []HookEdit
 	for i := 0; b.Len() < 1_800_000; i++ {
 		fmt.Fprintf(&b, "## Section %d\n\n- Use tabs in module m%d.\n- Acme was founded in 1999.\n- Keep answers short for team t%d.\n  Ask Ann before a release of r%d.\n\n", i, i, i, i)
 		if len(edits) < 5000 {
-			edits = append(edits, verify.HookEdit{Old: fmt.Sprintf("- Use tabs in module m%d.", i), New: fmt.Sprintf("- Use spaces in module m%d.", i)})
+			edits = append(edits, HookEdit{Old: fmt.Sprintf("- Use tabs in module m%d.", i), New: fmt.Sprintf("- Use spaces in module m%d.", i)})
 		}
 	}
 	return b.String(), edits
@@ -33,7 +31,7 @@ func hookBenchFile() (string, []verify.HookEdit) {
 // reports both and their ratio (hook/whole).
 func BenchmarkHookEdits(b *testing.B) {
 	l := fuzzLedger(b)
-	mem, _ := verify.ParseMemoryFiles(verify.DefaultMemoryFiles)
+	mem, _ := ParseMemoryFiles(DefaultMemoryFiles)
 	ctx := context.Background()
 	dir := b.TempDir()
 	file := filepath.Join(dir, "CLAUDE.md")
@@ -45,7 +43,7 @@ func BenchmarkHookEdits(b *testing.B) {
 	for _, e := range edits {
 		result = strings.Replace(result, e.Old, e.New, 1)
 	}
-	in := verify.HookInput{Agent: verify.AgentClaude, ToolName: "MultiEdit", Cwd: dir, Writes: []verify.HookWrite{{Path: file, Edits: edits}}}
+	in := HookInput{Agent: AgentClaude, ToolName: "MultiEdit", Cwd: dir, Writes: []HookWrite{{Path: file, Edits: edits}}}
 	var hook, whole, planned time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -54,12 +52,12 @@ func BenchmarkHookEdits(b *testing.B) {
 			b.Fatal(plan.Block)
 		}
 		planned += time.Since(t0)
-		d, err := verify.Gate(ctx, l, strings.Join(plan.Texts, "\n\n"), verify.GateOptions{})
+		d, err := Evaluate(ctx, l, strings.Join(plan.Texts, "\n\n"), Options{})
 		if err != nil || !d.Allow {
 			b.Fatalf("the hook blocks: %v", err)
 		}
 		t1 := time.Now()
-		dw, err := verify.Gate(ctx, l, result, verify.GateOptions{})
+		dw, err := Evaluate(ctx, l, result, Options{})
 		if err != nil || !dw.Allow {
 			b.Fatalf("the whole file is blocked: %v", err)
 		}

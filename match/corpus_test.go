@@ -1,4 +1,4 @@
-package verify
+package match
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func corpusPageNames(t testing.TB) []string {
 // TestGenerateCorpusQuotes derives the corpus cases from the pages and checks that
 // testdata/quotes/corpus.jsonl holds exactly them; with -update it rewrites the file:
 //
-//	go test ./verify -run TestGenerateCorpusQuotes -update
+//	go test ./match -run TestGenerateCorpusQuotes -update
 //
 // For each page it takes the text of the visible <p> elements (see visibleParagraphs), scores
 // each paragraph by the traps it holds, and quotes about fourteen words around a trap in the
@@ -57,7 +57,7 @@ func corpusPageNames(t testing.TB) []string {
 // spaces, invisible characters gone; the first quote of a page with curly quotes has them
 // straightened. Each found quote gets one altered copy that must not be found: one word
 // changed, two words swapped, or a number changed. Every case is checked against the
-// paragraph text with MatchQuote here; the corpus test checks them against the text the
+// paragraph text with Quote here; the corpus test checks them against the text the
 // fetch extractors produce.
 func TestGenerateCorpusQuotes(t *testing.T) {
 	var got []corpusQuote
@@ -73,7 +73,7 @@ func TestGenerateCorpusQuotes(t *testing.T) {
 			t.Fatalf("%s: only %d cases; the page needs three quotable paragraphs", name, len(cases))
 		}
 		for _, c := range cases {
-			m, err := MatchQuote(text, c.Quote)
+			m, err := Quote(text, c.Quote)
 			if err != nil {
 				t.Fatalf("%s: %q: %v", name, c.Quote, err)
 			}
@@ -427,7 +427,7 @@ func TestCorpusTrapQuotesInParagraphs(t *testing.T) {
 			text = strings.Join(visibleParagraphs(t, body), "\n")
 			texts[c.Page] = text
 		}
-		m, err := MatchQuote(text, c.Quote)
+		m, err := Quote(text, c.Quote)
 		if err != nil {
 			t.Fatalf("%s: %q: %v", c.Page, c.Quote, err)
 		}
@@ -472,7 +472,7 @@ func TestCorpusQuotes(t *testing.T) {
 					body = text.Body
 					bodies[c.Page] = body
 				}
-				m, err := MatchQuote(body, c.Quote)
+				m, err := Quote(body, c.Quote)
 				if err != nil {
 					t.Fatalf("%s: %q: %v", c.Page, c.Quote, err)
 				}
