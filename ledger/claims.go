@@ -318,7 +318,7 @@ func loadClaims(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]C
 }
 
 // decidedCols and decidedJoin read, beside a citation ct, the seam whose resolution set its
-// status, if that is still its latest word: its id and who resolved it ('' when none).
+// status, if that is still its latest word: its id and who resolved it (both empty when none).
 const (
 	decidedCols = "coalesce(ds.id, ''), coalesce(ds.resolved_by, '')"
 	decidedJoin = "LEFT JOIN seams ds ON ds.id = ct.decided_by_seam"
