@@ -169,7 +169,13 @@ func TestInkPDFs(t *testing.T) {
 
 func compareOrWrite(t *testing.T, name string, b []byte) {
 	t.Helper()
-	path := filepath.Join(inkDir, name)
+	compareOrWriteIn(t, inkDir, name, b)
+}
+
+// compareOrWriteIn is compareOrWrite for a file of dir.
+func compareOrWriteIn(t *testing.T, dir, name string, b []byte) {
+	t.Helper()
+	path := filepath.Join(dir, name)
 	if *updateInk {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
@@ -178,7 +184,7 @@ func compareOrWrite(t *testing.T, name string, b []byte) {
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(got, b) {
-		t.Errorf("%s differs from its drawing (%v): run go test ./pdf -run TestInkPDFs -update", path, err)
+		t.Errorf("%s differs from its drawing (%v): run go test ./pdf -run 'TestInkPDFs|TestLangPDFs' -update", path, err)
 	}
 }
 

@@ -45,6 +45,10 @@ type Text struct {
 	// Glyphs maps Body back to the characters PDFium read it from, in order of Offset (see
 	// GlyphsIn); nil for the text of another engine. AltGlyphs maps Alt.
 	Glyphs, AltGlyphs []GlyphRun
+	// Lang is the language the document declares for its text: the /Lang entry of its
+	// catalog, a BCP 47 tag as written ("" when it has none, or one that is not a tag; see
+	// declaredLang). The matcher's negation check reads it, as a web page's lang.
+	Lang string
 }
 
 // PageAt returns the number of the page that holds byte offset off of the text's Body (of
@@ -126,6 +130,27 @@ func (l Limits) withDefaults() Limits {
 type pdfPages struct {
 	pages     [][]pdfFrag
 	extractor string // the engine and its version, for the record
+	lang      string // the catalog's /Lang as the engine read it
+}
+
+// maxLangTag is the longest /Lang kept: BCP 47 tags in use are far shorter (RFC 5646
+// §4.4.1 advises that 35 characters hold any tag a registry could form).
+const maxLangTag = 35
+
+// declaredLang returns the catalog's /Lang s as a language tag: trimmed, and "" unless it
+// is 1 to maxLangTag letters, digits, hyphens or underscores. A PDF's /Lang is any text
+// string; one that is not a tag declares nothing.
+func declaredLang(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > maxLangTag {
+		return ""
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return ""
+		}
+	}
+	return s
 }
 
 // pdfFrag is a run of text that an engine read on one line of a page, with no column gap
@@ -442,7 +467,7 @@ func layoutText(p pdfPages) (Text, error) {
 	dropEdges(pages)
 	words := wordSet(pages)
 	body := joinPages(pages, words, false)
-	t := Text{Body: body.text, Pages: body.starts, Extractor: p.extractor, Breaks: body.breaks, Glyphs: body.glyphs}
+	t := Text{Body: body.text, Pages: body.starts, Extractor: p.extractor, Breaks: body.breaks, Glyphs: body.glyphs, Lang: declaredLang(p.lang)}
 	if strings.IndexFunc(t.Body, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0 {
 		return t, fmt.Errorf("%w (%d pages, none with words)", ErrScanned, len(pages))
 	}

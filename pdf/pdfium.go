@@ -285,6 +285,10 @@ func readPDFium(inst pdfium.Pdfium, body []byte, limits Limits) (pdfPages, error
 	if count.PageCount == 0 {
 		return out, fmt.Errorf("%w: it has no pages", ErrDamaged)
 	}
+	// PDFium answers a catalog without /Lang with an error; no language is declared then.
+	if lang, err := inst.FPDFCatalog_GetLanguage(&requests.FPDFCatalog_GetLanguage{Document: doc.Document}); err == nil {
+		out.lang = lang.Language
+	}
 	size := 0
 	for i := range count.PageCount {
 		frags, err := pdfiumPageFrags(inst, doc.Document, i, limits.Text-size)

@@ -42,6 +42,7 @@ func ExtractPDFText(body []byte) (Text, error) {
 // workerReply is what a PDF worker writes on its standard output.
 type workerReply struct {
 	Pages [][]pdfFrag `json:"pages"`
+	Lang  string      `json:"lang,omitempty"` // the catalog's /Lang
 	Err   string      `json:"err,omitempty"` // "encrypted", "damaged", "limit"
 	Msg   string      `json:"msg,omitempty"`
 	// PeakKiB is the worker's peak resident memory (VmHWM), for the measurements.
@@ -122,7 +123,7 @@ func extractPDFText(body []byte, limits Limits) (Text, error) {
 		}
 		return Text{}, fmt.Errorf("%w (ledongthuc/pdf: %s)", base, reply.Msg)
 	}
-	return layoutText(pdfPages{pages: reply.Pages, extractor: pdfTextVersion})
+	return layoutText(pdfPages{pages: reply.Pages, extractor: pdfTextVersion, lang: reply.Lang})
 }
 
 // workerCrash says why a PDF worker ended without an answer: out of memory (its address

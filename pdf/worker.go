@@ -100,6 +100,14 @@ func readPDFText(body []byte, limits Limits) (reply workerReply) {
 		return workerReply{Err: "damaged", Msg: "it has no pages"}
 	}
 	budget := limits.Text
+	switch lang := r.Trailer().Key("Root").Key("Lang"); lang.Kind() {
+	case pdf.String: // as the format says
+		if len(lang.RawString()) <= 4*maxLangTag {
+			reply.Lang = lang.Text()
+		}
+	case pdf.Name: // a writer's slip PDFium reads too
+		reply.Lang = lang.Name()
+	}
 	oc := readOptionalContent(r)
 	reply.Pages = make([][]pdfFrag, 0, n)
 	for i := 1; i <= n; i++ {

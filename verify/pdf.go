@@ -90,9 +90,9 @@ func (c *Capture) setText(text fetch.Text, doc *pdf.Text) {
 		c.Text = match.NewPageText(text.Body).InLanguage(text.Lang)
 		return
 	}
-	c.Text = match.NewPageText(barred(doc.Body, doc.Breaks))
+	c.Text = match.NewPageText(barred(doc.Body, doc.Breaks)).InLanguage(doc.Lang)
 	if doc.Alt != "" {
-		c.alt = match.NewPageText(barred(doc.Alt, doc.AltBreaks))
+		c.alt = match.NewPageText(barred(doc.Alt, doc.AltBreaks)).InLanguage(doc.Lang)
 	}
 }
 

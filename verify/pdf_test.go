@@ -275,3 +275,34 @@ func TestCutPDFNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFDeclaredLanguage: a PDF's /Lang is the page's declared language for the negation
+// check, as a web page's lang is. Over "Lawmakers debated sin taxes, …", whose passage
+// does not tell its language, an ellipsis over "sin" is read as English (a sin tax: found)
+// only under /Lang en; with no /Lang the word counts as the Spanish negation, and under
+// /Lang es it is one.
+func TestPDFDeclaredLanguage(t *testing.T) {
+	files := map[string][]byte{}
+	for _, name := range []string{"lang-none.pdf", "lang-en.pdf", "lang-es.pdf"} {
+		files["/"+name] = readPDF(t, filepath.Join("lang", name))
+	}
+	srv := newPDFServer(t, files)
+	c := NewChecker(testFetchConfig())
+	const quote = "Lawmakers debated … taxes, tobacco levies, excise duties"
+	for name, want := range map[string]evidence.Status{
+		"lang-none.pdf": evidence.StatusNotFound,
+		"lang-en.pdf":   evidence.StatusFound,
+		"lang-es.pdf":   evidence.StatusNotFound,
+	} {
+		out, err := c.Check(context.Background(), target(srv.At("a.test", "/"+name), quote))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Checked.Status != want {
+			t.Errorf("%s: %s (%s), want %s", name, out.Checked.Status, out.Checked.Note, want)
+		}
+		if want == evidence.StatusNotFound && !strings.Contains(out.Checked.Note, "sin") {
+			t.Errorf("%s: the note %q does not name the negation the ellipsis drops", name, out.Checked.Note)
+		}
+	}
+}
