@@ -43,7 +43,7 @@ func ExtractPDFText(body []byte) (Text, error) {
 type workerReply struct {
 	Pages [][]pdfFrag `json:"pages"`
 	Lang  string      `json:"lang,omitempty"` // the catalog's /Lang
-	Err   string      `json:"err,omitempty"` // "encrypted", "damaged", "limit"
+	Err   string      `json:"err,omitempty"`  // "encrypted", "damaged", "limit"
 	Msg   string      `json:"msg,omitempty"`
 	// PeakKiB is the worker's peak resident memory (VmHWM), for the measurements.
 	PeakKiB int64 `json:"peak_kib,omitempty"`
