@@ -12,8 +12,10 @@ import (
 // at least checkpointAge old or checkpointEvents events behind; otherwise the events it
 // commits are covered by the next checkpoint, which is made at most checkpointAge later: by
 // the next write that is due, by a flush the Store schedules when it commits events no
-// checkpoint covers, on demand (coverHead: [Store.Checkpoint], [Store.ProofBundle],
-// [Store.HandOff], [Store.ExportWARC], [Store.WitnessRequest]), and at [Store.Close]. A
+// checkpoint covers, on demand before a witness is asked to cosign (coverHead:
+// [Store.WitnessRequest]), and at [Store.Close]. The readers that hand the latest
+// checkpoint to GET requests ([Store.Checkpoint], [Store.ProofBundle], [Store.HandOff],
+// [Store.ExportWARC]) never sign one: they wait for the batching's (awaitCheckpoint). A
 // ledger left with uncovered events (the process was killed) gets its checkpoint the next
 // time it is opened for writing.
 //
@@ -58,9 +60,64 @@ func (s *Store) committed(size int64, signed bool) {
 	defer s.cpMu.Unlock()
 	s.head = max(s.head, size)
 	if signed {
-		s.cpSize, s.cpAt = max(s.cpSize, size), s.clock.Now()
+		s.coveredLocked(size)
 	}
 	s.armFlushLocked()
+}
+
+// coveredLocked records that a checkpoint of size was signed now, and wakes the readers
+// awaiting one. Call it with cpMu held.
+func (s *Store) coveredLocked(size int64) {
+	s.cpAt = s.clock.Now()
+	if size <= s.cpSize {
+		return
+	}
+	s.cpSize = size
+	if s.covered != nil {
+		close(s.covered)
+		s.covered = nil
+	}
+}
+
+// maxCheckpointWait bounds how long a reader waits for the batched checkpoint to cover the
+// head (awaitCheckpoint): twice the batching's age, so that a flush that is due has time to
+// run.
+const maxCheckpointWait = 2 * checkpointAge
+
+// awaitCheckpoint waits until the events this Store committed are covered by a checkpoint,
+// which the batching signs at most checkpointAge after them (armFlushLocked), or until
+// maxCheckpointWait or ctx is over; the caller then reads the latest stored checkpoint,
+// whichever it is. It writes nothing: its callers (Checkpoint, ProofBundle, HandOff,
+// ExportWARC) serve GET requests, and a GET never writes. A read-only Store, or one whose
+// head is covered, returns at once.
+func (s *Store) awaitCheckpoint(ctx context.Context) {
+	if s.readOnly || s.noTree {
+		return
+	}
+	s.cpMu.Lock()
+	if s.closed || s.head <= s.cpSize {
+		s.cpMu.Unlock()
+		return
+	}
+	if s.covered == nil {
+		s.covered = make(chan struct{})
+	}
+	ch := s.covered
+	s.awaiting++
+	s.cpMu.Unlock()
+	defer func() {
+		s.cpMu.Lock()
+		s.awaiting--
+		s.cpMu.Unlock()
+	}()
+	over := make(chan struct{})
+	t := s.clock.AfterFunc(maxCheckpointWait, func() { close(over) })
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-over:
+	case <-ctx.Done():
+	}
 }
 
 // armFlushLocked schedules a flush when events this Store committed are not yet covered.
@@ -112,13 +169,13 @@ func (s *Store) flushCheckpoint(ctx context.Context) error {
 		return fmt.Errorf("checkpoint: %w", storageError(err))
 	}
 	s.cpMu.Lock()
-	s.cpSize, s.cpAt = max(s.cpSize, size), s.clock.Now()
+	s.coveredLocked(size)
 	s.cpMu.Unlock()
 	return nil
 }
 
-// coverHead signs a checkpoint of the head before a reader that hands out the latest one
-// (the checkpoint itself, a proof bundle, a report, a WARC export, a witness request). A
+// coverHead signs a checkpoint of the head before a witness is asked to cosign the latest
+// one (the witness client runs in the background, not in a request). A
 // failure to write it (a full disk) is not the reader's: the latest stored checkpoint is
 // still valid and is handed out, and the next write says what is wrong.
 func (s *Store) coverHead(ctx context.Context) {

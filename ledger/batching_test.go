@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -105,7 +107,8 @@ func lastOf(xs []int64) int64 {
 
 // TestCheckpointsAreBatched: writes in quick succession share a checkpoint, which follows
 // within checkpointAge; a write after checkpointAge, a write checkpointEvents past the
-// latest, a key rotation, a request for the checkpoint and Close each leave the head covered.
+// latest, a key rotation and Close each leave the head covered; a request for the
+// checkpoint waits for the flush and signs nothing itself.
 func TestCheckpointsAreBatched(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -166,14 +169,33 @@ func TestCheckpointsAreBatched(t *testing.T) {
 		t.Fatalf("a key rotation: checkpoints end at %d, want %d", lastOf(storedCheckpoints(t, s)), head)
 	}
 
-	// Asking for the checkpoint covers the head at once.
+	// Asking for the checkpoint never signs one (a GET never writes): it waits for the
+	// batching's flush, which covers the head.
 	if _, err := s.recordDrafts(ctx, "system", noteDrafts(2)...); err != nil {
 		t.Fatal(err)
 	}
+	before := storedCheckpoints(t, s)
 	head += 2
-	cp, err := s.Checkpoint(ctx)
-	if err != nil || cp.Size != head {
-		t.Fatalf("Checkpoint after a write: size %d (%v), want the head %d", cp.Size, err, head)
+	got := make(chan Checkpoint, 1)
+	go func() {
+		cp, err := s.Checkpoint(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- cp
+	}()
+	for waiting := 0; waiting == 0; {
+		runtime.Gosched()
+		s.cpMu.Lock()
+		waiting = s.awaiting
+		s.cpMu.Unlock()
+	}
+	if now := storedCheckpoints(t, s); !slices.Equal(now, before) {
+		t.Fatalf("Checkpoint signed one: %v, before %v", now, before)
+	}
+	clock.advance(checkpointAge)
+	if cp := <-got; cp.Size != head {
+		t.Fatalf("Checkpoint after the flush: size %d, want the head %d", cp.Size, head)
 	}
 	mustAuditOK(t, s)
 
@@ -274,5 +296,59 @@ func TestCheckpointServedWhenTheFlushFails(t *testing.T) {
 	}
 	if cp, err := s.Checkpoint(ctx); err != nil || cp.Size != 3 {
 		t.Fatalf("checkpoint once writes work: size %d (%v), want the head 3", cp.Size, err)
+	}
+}
+
+// TestCheckpointWaitIsBounded: a reader of the checkpoint waits for the batching's flush at
+// most maxCheckpointWait; when no flush comes (here its timer is stopped) it gets the
+// latest stored checkpoint, behind the head, and still signs none itself.
+func TestCheckpointWaitIsBounded(t *testing.T) {
+	ctx := context.Background()
+	clock := newManualClock()
+	s, err := Open(ctx, t.TempDir(), Options{Now: testClock(), batchClock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.recordDrafts(ctx, "system", noteDrafts(1)...); err != nil {
+		t.Fatal(err)
+	}
+	before := storedCheckpoints(t, s)
+	s.cpMu.Lock()
+	if s.cpTimer == nil {
+		s.cpMu.Unlock()
+		t.Fatal("no flush was scheduled for the uncovered write")
+	}
+	s.cpTimer.Stop()
+	s.cpMu.Unlock()
+	got := make(chan Checkpoint, 1)
+	go func() {
+		cp, err := s.Checkpoint(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- cp
+	}()
+	for waiting := 0; waiting == 0; {
+		runtime.Gosched()
+		s.cpMu.Lock()
+		waiting = s.awaiting
+		s.cpMu.Unlock()
+	}
+	clock.advance(maxCheckpointWait - time.Millisecond)
+	select {
+	case cp := <-got:
+		t.Fatalf("the reader stopped waiting before %v: size %d", maxCheckpointWait, cp.Size)
+	default:
+	}
+	clock.advance(time.Millisecond)
+	if cp := <-got; cp.Size != lastOf(before) {
+		t.Fatalf("after %v: checkpoint %d, want the latest stored, %d", maxCheckpointWait, cp.Size, lastOf(before))
+	}
+	if now := storedCheckpoints(t, s); !slices.Equal(now, before) {
+		t.Fatalf("the reader signed a checkpoint: %v, before %v", now, before)
 	}
 }

@@ -156,7 +156,7 @@ func (s *Store) noteSignerFor(ctx context.Context, tx *sql.Tx, g signer) (noteSi
 // Checkpoint returns the latest signed checkpoint with the cosignatures witnesses returned
 // for it. It fails with an error wrapping [ErrNotFound] when the ledger has none.
 func (s *Store) Checkpoint(ctx context.Context) (Checkpoint, error) {
-	s.coverHead(ctx)
+	s.awaitCheckpoint(ctx)
 	tx, err := s.rdb.BeginTx(ctx, nil)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("checkpoint: %w", err)

@@ -84,7 +84,7 @@ type ChainPoint struct {
 // HandOff reads the hand-off report of a batch. It fails, wrapping [ErrNotFound], when the
 // batch does not exist.
 func (s *Store) HandOff(ctx context.Context, batchID string) (HandOff, error) {
-	s.coverHead(ctx)
+	s.awaitCheckpoint(ctx)
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return HandOff{}, fmt.Errorf("report of batch %s: %w", batchID, err)

@@ -116,6 +116,9 @@ type Store struct {
 	cpTimer interface{ Stop() bool }
 	clock   batchClock // see Options.batchClock
 	closed  bool
+	// covered is closed, and replaced, each time cpSize grows (awaitCheckpoint waits on it).
+	covered  chan struct{}
+	awaiting int // readers in awaitCheckpoint now (the tests wait for one to be there)
 }
 
 // signer is the signing key in use.

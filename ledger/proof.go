@@ -133,7 +133,7 @@ const bundleHeader = "c2sp.org/tlog-proof@v1"
 // witnesses' cosignatures. Whoever holds the bundle and the ledger's keys can check the one
 // event offline ([VerifyBundle]). An unknown seq wraps [ErrNotFound].
 func (s *Store) ProofBundle(ctx context.Context, seq int64) ([]byte, error) {
-	s.coverHead(ctx)
+	s.awaitCheckpoint(ctx)
 	tx, err := s.rdb.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("proof bundle: %w", err)
@@ -152,7 +152,7 @@ func (s *Store) ProofBundle(ctx context.Context, seq int64) ([]byte, error) {
 		return nil, fmt.Errorf("proof bundle: %w", err)
 	}
 	if cp.Size < seq {
-		return nil, fmt.Errorf("proof bundle: event %d is not yet covered by a checkpoint; open the ledger for writing once: %w", seq, ErrNotFound)
+		return nil, fmt.Errorf("proof bundle: event %d is not yet covered by a checkpoint; the server signs one within a second of a write (a ledger no server holds: open it for writing once): %w", seq, ErrNotFound)
 	}
 	r := newStoredHashes(ctx, tx)
 	defer r.close()

@@ -67,7 +67,7 @@ var warcNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("urn:evidence-ledger:
 // written before an error is incomplete.
 func (s *Store) ExportWARC(ctx context.Context, w io.Writer, batch string) (WARCStats, error) {
 	var st WARCStats
-	s.coverHead(ctx)
+	s.awaitCheckpoint(ctx)
 	tx, err := s.readTx(ctx)
 	if err != nil {
 		return st, fmt.Errorf("WARC export: %w", err)
