@@ -29,33 +29,7 @@ import (
 // memory: the sum of the resident set of its process tree, sampled every 100 ms from /proc.
 func BenchmarkCheckCorpusRender(b *testing.B) {
 	const n = 1000
-	pages, quotes, found := corpusCites(b, n)
-	bodies := map[string][]byte{}
-	for _, p := range pages {
-		if bodies[p] == nil {
-			bodies[p] = verify.ReadCorpusPage(b, p)
-		}
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		body := bodies[strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")[0]]
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.Write(body)
-	}))
-	defer srv.Close()
-	u, _ := url.Parse(srv.URL)
-	claims := make([]evidence.Claim, n)
-	wantFound := 0
-	for i := range claims {
-		claims[i] = claimOf(fmt.Sprintf("Claim %d.", i), fmt.Sprintf("http://h%d.test:%s/%s", i%20, u.Port(), pages[i]), quotes[i])
-		if found[i] {
-			wantFound++
-		}
-	}
+	claims, wantFound := corpusClaims(b, n)
 	renderer := verify.NewRenderer(verify.RenderConfig{Scripts: true})
 	defer renderer.Close()
 	if err := renderer.Start(); err != nil {
@@ -122,6 +96,40 @@ func BenchmarkCheckCorpusRender(b *testing.B) {
 			b.ReportMetric(float64(peak)/(1<<20), "browser-peak-MB")
 		})
 	}
+}
+
+// corpusClaims serves the 40 corpus pages on loopback (for the test's life) and returns n
+// claims citing them, 25 per page, from 20 host names, and how many of their quotes are on
+// their page.
+func corpusClaims(b *testing.B, n int) ([]evidence.Claim, int) {
+	pages, quotes, found := corpusCites(b, n)
+	bodies := map[string][]byte{}
+	for _, p := range pages {
+		if bodies[p] == nil {
+			bodies[p] = verify.ReadCorpusPage(b, p)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		body := bodies[strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")[0]]
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	}))
+	b.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	claims := make([]evidence.Claim, n)
+	wantFound := 0
+	for i := range claims {
+		claims[i] = claimOf(fmt.Sprintf("Claim %d.", i), fmt.Sprintf("http://h%d.test:%s/%s", i%20, u.Port(), pages[i]), quotes[i])
+		if found[i] {
+			wantFound++
+		}
+	}
+	return claims, wantFound
 }
 
 // peakRSS samples, every 100 ms until stop is closed, the resident set of the process pid and
