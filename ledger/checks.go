@@ -132,45 +132,23 @@ func (s *Store) RecordCheck(ctx context.Context, actor string, checked evidence.
 	return nil
 }
 
-// respectPerson keeps a re-check from overwriting a person's decision silently. When the
-// citation's status was last set by a person resolving a manual or disagreement seam (the
-// column citations.decided_by_seam names that seam until the next check is recorded), and the
-// check gives another status:
-//
-//   - a check that fetched nothing and asks a person to open the page (a login wall) learns
-//     nothing new: the person's decision stays the status, the note says so, and no new seam
-//     opens;
-//   - any other check leaves the citation reported and, unless it opens a seam itself, opens
-//     a disagreement seam that names the person and both statuses, so a person decides again.
-//
-// The check is recorded either way (a re-check appends); checked and the returned seam are
-// what to record. tx is the transaction that records them.
+// respectPerson applies evidence.RespectPerson to a re-check of a citation whose status
+// was last set by a person resolving a manual or disagreement seam (the column
+// citations.decided_by_seam names that seam until the next check is recorded); a citation
+// no person decided is left as checked. The check is recorded either way (a re-check
+// appends); checked and the returned seam are what to record. tx is the transaction that
+// records them.
 func respectPerson(ctx context.Context, tx *sql.Tx, checked *evidence.Checked, seam *evidence.SeamOpened) (*evidence.SeamOpened, error) {
-	var id, by, decision string
+	var prior evidence.PersonDecision
 	err := tx.QueryRowContext(ctx, `SELECT s.id, s.resolved_by, s.decision FROM citations ct
-		JOIN seams s ON s.id = ct.decided_by_seam WHERE ct.id = ?`, checked.Citation).Scan(&id, &by, &decision)
+		JOIN seams s ON s.id = ct.decided_by_seam WHERE ct.id = ?`, checked.Citation).Scan(&prior.Seam, &prior.By, &prior.Status)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return seam, nil
 	case err != nil:
 		return nil, fmt.Errorf("read the decision a person made on citation %s: %w", checked.Citation, err)
-	case string(checked.Status) == decision:
-		return seam, nil
-	case checked.Document == nil && seam != nil && seam.Kind == evidence.SeamManual:
-		checked.Status = evidence.Status(decision)
-		checked.Note = fmt.Sprintf("login-walled host, never fetched again; the decision of %s (seam %s) stands: %s", by, id, decision)
-		return nil, nil
 	}
-	got := checked.Status
-	checked.Status = evidence.StatusReported
-	if seam == nil {
-		seam = &evidence.SeamOpened{Seam: newID("s_"), Kind: evidence.SeamDisagreement,
-			Summary: fmt.Sprintf("A re-check gives %s, but %s decided %s (seam %s); a person must decide again.", got, by, decision, id),
-			Claims:  []string{checked.Claim}, Citations: []string{checked.Citation}}
-	}
-	checked.Note = fmt.Sprintf("the re-check gives %s, but %s decided %s (seam %s): a person must decide again (seam %s); the re-check found: %s",
-		got, by, decision, id, seam.Seam, checked.Note)
-	return seam, nil
+	return evidence.RespectPerson(checked, seam, prior, newID("s_")), nil
 }
 
 // checkChecked refuses a check whose payload, body or seam do not fit together. It reads
