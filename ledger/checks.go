@@ -63,8 +63,8 @@ func (s *Store) citationsToCheck(ctx context.Context, batch string, recheck bool
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.text, ct.id, ct.url, ct.quote
 		FROM citations ct JOIN claims c ON c.id = ct.claim
-		WHERE c.batch = ? AND (? OR ct.last_check IS NULL OR ct.status = 'unreachable')
-		AND (? = 0 OR ct.last_check IS NULL OR ct.last_check <= ?) ORDER BY c.position, ct.position`, batch, recheck, since, since)
+		WHERE c.batch = ? AND (? OR ct.last_check IS NULL OR ct.status = ?)
+		AND (? = 0 OR ct.last_check IS NULL OR ct.last_check <= ?) ORDER BY c.position, ct.position`, batch, recheck, evidence.StatusUnreachable, since, since)
 	if err != nil {
 		return nil, fmt.Errorf("citations to check in batch %s: %w", batch, err)
 	}
