@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
 	"evidenceledger/match"
+	"evidenceledger/verify"
 )
 
 // On the realistic batch of BenchmarkModelTier (the 31 real claims and quotes of
@@ -50,8 +51,8 @@ func TestModelPassagesHoldTheFoundQuote(t *testing.T) {
 		}
 		for _, v := range []struct {
 			role    string
-			extract Extractor
-		}{{NameModelA, fetch.ExtractDOM}, {NameModelB, fetch.ExtractTokens}} {
+			extract verify.Extractor
+		}{{nameA, fetch.ExtractDOM}, {nameB, fetch.ExtractTokens}} {
 			user, ok := sent[v.role]
 			if !ok {
 				t.Fatalf("%s: %s was not asked", cs.Name, v.role)
@@ -80,7 +81,7 @@ func TestModelPassagesHoldTheFoundQuote(t *testing.T) {
 				t.Errorf("%s: %s was sent %d sentences, %d runes: far past its budget of %d sentences, %d runes", cs.Name, v.role, sentences, runes, maxSentences, maxPassageRunes)
 			}
 		}
-		if sent[NameModelA] == sent[NameModelB] {
+		if sent[nameA] == sent[nameB] {
 			t.Errorf("%s: model-a and model-b were sent the same passages", cs.Name)
 		}
 	}
