@@ -25,10 +25,9 @@ func IsNumeral(r rune) bool {
 	return false
 }
 
-// IsDigits reports whether s is one or more ASCII digits, "1999" but not "1,000", "3.5" or
-// "١٢". It is the one test of a bare number word, for the consistency checks and the model
-// tier's passage terms.
-func IsDigits(s string) bool {
+// isDigits reports whether s is one or more ASCII digits, "1999" but not "1,000", "3.5" or
+// "١٢": the digits of a year (isYear). Whether a word is a number is [IsNumberWord].
+func isDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
 			return false

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"evidenceledger/evidence"
 	"evidenceledger/verify"
@@ -662,13 +661,10 @@ func unfoundWords(lc LedgerClaim, c evidence.Claim) []string {
 	return extra
 }
 
-// words are the lowercased runs of letters and digits of s after the compatibility forms
-// that keep their letters and digits are folded (evidence.FoldCompat: 10⁶ is never 106).
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(evidence.FoldCompat(s)), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
+// words are the lower-case words of s (evidence.LowerWords: numbers whole, as the matcher
+// reads them) after the compatibility forms that keep their letters and digits are folded
+// (evidence.FoldCompat: 10⁶ is never 106).
+func words(s string) []string { return evidence.LowerWords(evidence.FoldCompat(s)) }
 
 // fieldWords name citation fields and pointers to them ("see", "via"); they are not part of
 // what a claim states.

@@ -210,3 +210,20 @@ func FuzzPassages(f *testing.F) {
 		}
 	})
 }
+
+// The passage terms are the program's words (evidence.LowerWords): a figure is one term,
+// whole as the matcher reads it, so a sentence that gives 4,812 scores on the claim's
+// 4,812 and not on a stray 812.
+func TestTermsAreTheMatchersWords(t *testing.T) {
+	got := terms("The registry counted 4,812 companies in 2025; it doesn’t grow 3.5%.")
+	for _, w := range []string{"registry", "counted", "4,812", "companies", "2025", "doesn't", "grow", "3.5"} {
+		if !got[w] {
+			t.Errorf("terms lack %q: %v", w, got)
+		}
+	}
+	for _, w := range []string{"the", "in", "it", "4", "812", "3", "5", "doesn", "t"} {
+		if got[w] {
+			t.Errorf("terms hold %q: %v", w, got)
+		}
+	}
+}
