@@ -246,13 +246,8 @@ func toolError(tool string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s: the call was cancelled", tool)
 	}
-	for _, s := range statuses {
-		if errors.Is(err, s.err) {
-			if s.status < 500 {
-				return fmt.Errorf("%s: %w", tool, err)
-			}
-			break
-		}
+	if status, ok := statusOf(err); ok && status < 500 {
+		return fmt.Errorf("%s: %w", tool, err)
 	}
 	log.Printf("mcp %s: %v", tool, err)
 	return fmt.Errorf("%s: the ledger could not answer; the server log has the details", tool)
