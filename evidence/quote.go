@@ -85,11 +85,11 @@ func quoteParts(quote string) ([]string, error) {
 	return parts, nil
 }
 
-// QuoteNote is the note of a quote that cannot be checked, or "" when it can. A quote without
+// quoteNote is the note of a quote that cannot be checked, or "" when it can. A quote without
 // ellipses that is missing or too short gets NoteNoQuote exactly; a quote with a part too short
 // gets NoteNoQuote, a colon and the part; a quote with too many parts gets a note naming
 // MaxQuoteParts.
-func QuoteNote(quote string) string {
+func quoteNote(quote string) string {
 	parts, err := quoteParts(quote)
 	switch {
 	case err == nil:

@@ -366,7 +366,7 @@ func document(p *fetch.Result) *evidence.Document {
 		SHA256:      PageHash(p),
 		URL:         p.RequestedURL,
 		FinalURL:    p.FinalURL,
-		FetchedAt:   p.FetchedAt.UTC().Format(TimeFormat),
+		FetchedAt:   p.FetchedAt.UTC().Format(timeFormat),
 		HTTPStatus:  p.Status,
 		ContentType: p.ContentType,
 		Truncated:   p.Truncated,
@@ -394,12 +394,12 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// TimeFormat is how a document's fetch time is written: RFC 3339, UTC, milliseconds.
-const TimeFormat = "2006-01-02T15:04:05.000Z"
+// timeFormat is how a document's fetch time is written: RFC 3339, UTC, milliseconds.
+const timeFormat = "2006-01-02T15:04:05.000Z"
 
 func newSeam(kind evidence.SeamKind, t evidence.CheckTarget, summary string) *evidence.SeamOpened {
 	return &evidence.SeamOpened{
-		Seam:      NewID("s_"),
+		Seam:      newID("s_"),
 		Kind:      kind,
 		Summary:   summary,
 		Claims:    []string{t.ClaimID},
@@ -407,9 +407,9 @@ func newSeam(kind evidence.SeamKind, t evidence.CheckTarget, summary string) *ev
 	}
 }
 
-// NewID returns prefix followed by 16 lowercase hex characters from a cryptographic random
+// newID returns prefix followed by 16 lowercase hex characters from a cryptographic random
 // source, the form of every identifier the program makes (docs/events.md).
-func NewID(prefix string) string {
+func newID(prefix string) string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	return prefix + hex.EncodeToString(b[:])
