@@ -117,31 +117,18 @@ type agreeToken struct {
 	name        bool // capitalised: a named party, or a word that starts a sentence
 }
 
-// agreeTokens splits s into words with [splitWords] (on the text as [seen] reads it, case
-// kept) and joins the digit runs that one separator between them makes one figure.
+// agreeTokens splits s into words with [Words] (on the text as [seen] reads it, case kept):
+// a word that begins with a numeral is a figure, whole as the matcher reads numbers.
 func agreeTokens(s string) []agreeToken {
-	text := seen(s)
-	ws := splitWords(text)
-	var out []agreeToken
-	for i := 0; i < len(ws); i++ {
-		w := ws[i]
-		r, _ := utf8.DecodeRuneInString(w.text)
-		if IsNumeral(r) {
-			end := w.end
-			for i+1 < len(ws) {
-				n := ws[i+1]
-				nr, _ := utf8.DecodeRuneInString(n.text)
-				sep, size := utf8.DecodeRuneInString(text[end:])
-				if !IsNumeral(nr) || n.start != end+size || !JoinsNumber(sep, nr) {
-					break
-				}
-				end, i = n.end, i+1
-			}
-			f := text[w.start:end]
-			out = append(out, agreeToken{text: f, lower: f, figure: true})
+	ws := Words(seen(s))
+	out := make([]agreeToken, 0, len(ws))
+	for _, w := range ws {
+		if IsNumberWord(w.Text) {
+			out = append(out, agreeToken{text: w.Text, lower: w.Text, figure: true})
 			continue
 		}
-		out = append(out, agreeToken{text: w.text, lower: strings.ToLower(w.text), name: unicode.IsUpper(r) || unicode.IsTitle(r)})
+		r, _ := utf8.DecodeRuneInString(w.Text)
+		out = append(out, agreeToken{text: w.Text, lower: strings.ToLower(w.Text), name: unicode.IsUpper(r) || unicode.IsTitle(r)})
 	}
 	return out
 }

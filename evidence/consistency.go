@@ -243,7 +243,7 @@ func namePart(s string, start, end int) bool {
 
 // isYear reports whether a plain number is a year: four digits, 1000 to 2199.
 func isYear(text string, v float64) bool {
-	return len(text) == 4 && IsDigits(text) && v >= 1000 && v <= 2199
+	return len(text) == 4 && isDigits(text) && v >= 1000 && v <= 2199
 }
 
 // unitAt returns the word that follows a number at the start of rest, separated by one
@@ -291,18 +291,16 @@ func containsValue(qs []quantity, c quantity) bool {
 	return false
 }
 
-// words returns the lower-case words of s, with typographic apostrophes folded to "'" and
-// "May" dropped where a number stands next to it (the month, not the modal).
+// words returns the lower-case words of s ([LowerWords]), "May" dropped where a number
+// stands next to it (the month, not the modal).
 func words(s string) []string {
-	f := strings.FieldsFunc(strings.ReplaceAll(s, "’", "'"), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	})
-	out := make([]string, 0, len(f))
-	for i, w := range f {
-		if w == "May" && (i > 0 && IsDigits(f[i-1]) || i+1 < len(f) && IsDigits(f[i+1])) {
+	ws := Words(s)
+	out := make([]string, 0, len(ws))
+	for i, w := range ws {
+		if w.Text == "May" && (i > 0 && IsNumberWord(ws[i-1].Text) || i+1 < len(ws) && IsNumberWord(ws[i+1].Text)) {
 			continue
 		}
-		out = append(out, strings.ToLower(strings.Trim(w, "'")))
+		out = append(out, lowerWord(w.Text))
 	}
 	return out
 }
@@ -317,7 +315,7 @@ func negationCue(ws []string, i int) string {
 		switch {
 		case w == "no" && i+1 < len(ws) && ws[i+1] == "longer":
 			return "no longer"
-		case w == "no" && i+1 < len(ws) && IsDigits(ws[i+1]):
+		case w == "no" && i+1 < len(ws) && IsNumberWord(ws[i+1]):
 			return "" // "No. 10": a number, not a negation
 		}
 		return w

@@ -14,7 +14,7 @@
 // # Strength
 //
 // [ComputeStrength] computes how strongly the found citations of a claim support it, from the
-// classes of their sources and whether those sources are independent ([Independent]).
+// classes of their sources and whether those sources are independent (independent).
 // Strength is never typed in.
 //
 // # Parsing research

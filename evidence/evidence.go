@@ -219,7 +219,7 @@ func (c Citation) Checkable() bool {
 
 // CitationNote returns the note a citation with this URL and quote carries, or "" when it
 // can be checked. The first problem wins: no URL (NoteNoSource), then a URL that is not
-// http(s) (NoteNotHTTP), then a quote that cannot be looked for ([QuoteNote]).
+// http(s) (NoteNotHTTP), then a quote that cannot be looked for (quoteNote).
 func CitationNote(rawURL, quote string) string {
 	switch {
 	case strings.TrimSpace(rawURL) == "":
@@ -227,7 +227,7 @@ func CitationNote(rawURL, quote string) string {
 	case !IsHTTP(rawURL):
 		return NoteNotHTTP
 	}
-	return QuoteNote(quote)
+	return quoteNote(quote)
 }
 
 // IsHTTP reports whether rawURL starts with http:// or https:// (in any case) and names a host.

@@ -2,7 +2,6 @@ package evidence
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -119,11 +118,11 @@ func Negation(omitted, passage, docLang string) string {
 			return n
 		}
 	}
-	ws := splitWords(text)
+	ws := Words(text)
 	var langs lang
 	guessed := false
 	for _, w := range ws {
-		word := w.text
+		word := w.Text
 		if strings.HasSuffix(word, "n't") || strings.HasPrefix(word, "n'") && len(word) > 2 {
 			return word
 		}
@@ -131,7 +130,7 @@ func Negation(omitted, passage, docLang string) string {
 		if neg == 0 {
 			continue
 		}
-		if word == "no" && numberAbbreviation(text[w.end:]) {
+		if word == "no" && numberAbbreviation(text[w.End:]) {
 			continue // "No. 10": the abbreviation of numero
 		}
 		if other := homographs[word]; other != 0 {
@@ -187,44 +186,6 @@ func seen(text string) string {
 		return r
 	}, text)
 	return FoldCompat(text)
-}
-
-// word is a word of a text and its bytes [start, end) in it.
-type word struct {
-	text       string
-	start, end int
-}
-
-// splitWords returns the words of a lower-case text: runs of letters, marks and digits, with
-// an apostrophe or hyphen (-, U+2010, U+2011) between two of them kept inside the word.
-func splitWords(text string) []word {
-	var out []word
-	start := -1
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) }
-	for i := 0; i <= len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if i == len(text) {
-			r, size = 0, 1
-		}
-		switch {
-		case isWord(r):
-			if start < 0 {
-				start = i
-			}
-		case start >= 0 && (r == '\'' || r == '-' || r == '\u2010' || r == '\u2011'):
-			if next, _ := utf8.DecodeRuneInString(text[i+size:]); isWord(next) {
-				break // inside the word
-			}
-			fallthrough
-		default:
-			if start >= 0 {
-				out = append(out, word{text: text[start:i], start: start, end: i})
-				start = -1
-			}
-		}
-		i += size
-	}
-	return out
 }
 
 // numberAbbreviation reports whether rest, the text after a word "no", is a point and a
@@ -285,8 +246,8 @@ var functionWordLangs = func() map[string]lang {
 // the most frequent one, when that one has at least two.
 func passageLanguages(passage string) lang {
 	var hits [16]int
-	for _, w := range splitWords(seenLower(passage)) {
-		ls := functionWordLangs[w.text]
+	for _, w := range Words(seenLower(passage)) {
+		ls := functionWordLangs[w.Text]
 		for b := 0; ls != 0; b++ {
 			if ls&1 != 0 {
 				hits[b]++

@@ -19,16 +19,15 @@ func IsNumeral(r rune) bool {
 		return true
 	case r < 0xB2:
 		return false
-	case unicode.Is(unicode.Nd, r), IsScriptDigit(r), IsVulgarFraction(r):
+	case unicode.Is(unicode.Nd, r), isScriptDigit(r), isVulgarFraction(r):
 		return true
 	}
 	return false
 }
 
-// IsDigits reports whether s is one or more ASCII digits, "1999" but not "1,000", "3.5" or
-// "١٢". It is the one test of a bare number word, for the consistency checks and the model
-// tier's passage terms.
-func IsDigits(s string) bool {
+// isDigits reports whether s is one or more ASCII digits, "1999" but not "1,000", "3.5" or
+// "١٢": the digits of a year (isYear). Whether a word is a number is [IsNumberWord].
+func isDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
 			return false
@@ -37,8 +36,8 @@ func IsDigits(s string) bool {
 	return s != ""
 }
 
-// IsScriptDigit reports whether r is a superscript or subscript digit: ⁰ ¹ ² ³ ⁴…⁹ and ₀…₉.
-func IsScriptDigit(r rune) bool {
+// isScriptDigit reports whether r is a superscript or subscript digit: ⁰ ¹ ² ³ ⁴…⁹ and ₀…₉.
+func isScriptDigit(r rune) bool {
 	switch {
 	case r == '¹' || r == '²' || r == '³' || r == '⁰':
 		return true
@@ -48,9 +47,9 @@ func IsScriptDigit(r rune) bool {
 	return false
 }
 
-// IsVulgarFraction reports whether r is a precomposed fraction: ¼ ½ ¾ (U+00BC–U+00BE) and
+// isVulgarFraction reports whether r is a precomposed fraction: ¼ ½ ¾ (U+00BC–U+00BE) and
 // ⅐…⅞, ⅟ (U+2150–U+215F), and ↉ (U+2189).
-func IsVulgarFraction(r rune) bool {
+func isVulgarFraction(r rune) bool {
 	return 0xBC <= r && r <= 0xBE || 0x2150 <= r && r <= 0x215F || r == 0x2189
 }
 
@@ -219,9 +218,9 @@ func NumberValue(token string) (v float64, ok bool) {
 			b.WriteRune(r)
 		case isDecimal(r):
 			b.WriteRune('0' + digitValue(r))
-		case IsScriptDigit(r):
+		case isScriptDigit(r):
 			return 0, false
-		case IsVulgarFraction(r):
+		case isVulgarFraction(r):
 			f, known := vulgarFractions[r]
 			if !known || frac != 0 {
 				return 0, false

@@ -125,9 +125,9 @@ func FuzzNumberTokens(f *testing.F) {
 	})
 }
 
-// TestIsDigits: a bare number word is ASCII digits only; separators, decimals, signs and
+// TestIsDigitsOfAYear: a bare number word is ASCII digits only; separators, decimals, signs and
 // other scripts' digits make it something else.
-func TestIsDigits(t *testing.T) {
+func TestIsDigitsOfAYear(t *testing.T) {
 	tests := []struct {
 		desc, s string
 		want    bool
@@ -145,8 +145,8 @@ func TestIsDigits(t *testing.T) {
 		{"digits and letters", "5MW", false},
 	}
 	for _, tt := range tests {
-		if got := IsDigits(tt.s); got != tt.want {
-			t.Errorf("%s: IsDigits(%q) = %v; want %v", tt.desc, tt.s, got, tt.want)
+		if got := isDigits(tt.s); got != tt.want {
+			t.Errorf("%s: isDigits(%q) = %v; want %v", tt.desc, tt.s, got, tt.want)
 		}
 	}
 }

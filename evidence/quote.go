@@ -85,11 +85,11 @@ func quoteParts(quote string) ([]string, error) {
 	return parts, nil
 }
 
-// QuoteNote is the note of a quote that cannot be checked, or "" when it can. A quote without
+// quoteNote is the note of a quote that cannot be checked, or "" when it can. A quote without
 // ellipses that is missing or too short gets NoteNoQuote exactly; a quote with a part too short
 // gets NoteNoQuote, a colon and the part; a quote with too many parts gets a note naming
 // MaxQuoteParts.
-func QuoteNote(quote string) string {
+func quoteNote(quote string) string {
 	parts, err := quoteParts(quote)
 	switch {
 	case err == nil:
@@ -102,26 +102,21 @@ func QuoteNote(quote string) string {
 	return NoteNoQuote
 }
 
-// measure counts the letters and digits of s and its words (maximal runs of letters, marks,
-// digits and the apostrophes and hyphens inside them), and reports whether s is written in
-// scripts that separate words by spaces (it holds no letter of a script written without
-// them: a Japanese sentence with "Wi-Fi" in it is not split into words by spaces).
+// measure counts the letters and digits of s and its words ([EachWord]: a number is one
+// word, as the matcher reads it), and reports whether s is written in scripts that separate
+// words by spaces (it holds no letter of a script written without them: a Japanese sentence
+// with "Wi-Fi" in it is not split into words by spaces).
 func measure(s string) (chars, words int, spaced bool) {
-	in := false
 	spaced = true
 	for _, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			chars++
 			if unspaced(r) {
 				spaced = false
 			}
 		}
-		if word && !in {
-			words++
-		}
-		in = word || (in && (r == '\'' || r == '’' || r == '-'))
 	}
+	EachWord(s, func(int, int) { words++ })
 	return chars, words, spaced
 }
 

@@ -85,11 +85,11 @@ type FoundCitation struct {
 	RecordURL string `json:"record_url"`
 }
 
-// Independent reports whether two found citations rest on independent sources: they differ
+// independent reports whether two found citations rest on independent sources: they differ
 // in source id, in publisher (compared case-insensitively, a missing publisher standing for
 // the id) and in record URL (compared after normalizing scheme and host case, a default port,
 // an empty path and the fragment away).
-func Independent(a, b FoundCitation) bool {
+func independent(a, b FoundCitation) bool {
 	if strings.EqualFold(a.Source.ID, b.Source.ID) {
 		return false
 	}
@@ -128,7 +128,7 @@ func ComputeStrength(found []FoundCitation) Strength {
 		}
 		hasPrimary = true
 		for j, b := range found {
-			if i != j && b.Source.EffectiveClass() != ClassLead && Independent(a, b) {
+			if i != j && b.Source.EffectiveClass() != ClassLead && independent(a, b) {
 				return StrengthHigh
 			}
 		}
@@ -141,7 +141,7 @@ func ComputeStrength(found []FoundCitation) Strength {
 			continue
 		}
 		for _, b := range found[i+1:] {
-			if b.Source.EffectiveClass() == ClassSemi && Independent(a, b) {
+			if b.Source.EffectiveClass() == ClassSemi && independent(a, b) {
 				return StrengthMedium
 			}
 		}

@@ -108,11 +108,11 @@ func TestIndependent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			if got := Independent(tt.a, tt.b); got != tt.want {
-				t.Errorf("Independent = %v, want %v", got, tt.want)
+			if got := independent(tt.a, tt.b); got != tt.want {
+				t.Errorf("independent = %v, want %v", got, tt.want)
 			}
-			if got := Independent(tt.b, tt.a); got != tt.want {
-				t.Errorf("Independent (swapped) = %v, want %v", got, tt.want)
+			if got := independent(tt.b, tt.a); got != tt.want {
+				t.Errorf("independent (swapped) = %v, want %v", got, tt.want)
 			}
 		})
 	}

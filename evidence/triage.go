@@ -71,7 +71,7 @@ func TriageLeftOut(l LeftOut) Triage {
 	case LeftQuestion:
 		return Triage{KindQuestion, "a question"}
 	case LeftHeading:
-		ws := lowerWords(l.Text)
+		ws := LowerWords(l.Text)
 		if !hasAny(ws, finiteVerbs) && !(hasDigit(l.Text) && hasPastTense(ws)) {
 			return Triage{KindHeading, "a heading: a label over what follows"}
 		}
@@ -194,7 +194,7 @@ func triageClause(c string, depth int) Triage {
 	}
 	c = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(c), ".!;,"))
 	raw := strings.Fields(c)
-	ws := lowerWords(c)
+	ws := LowerWords(c)
 	if len(ws) == 0 || letterCount(c) < 3 {
 		return Triage{KindHeading, "too short to state anything"}
 	}
@@ -216,7 +216,7 @@ func triageClause(c string, depth int) Triage {
 	// 5b. a that-clause stating something: "Tell the user that Acme was founded in 1999."
 	if i := strings.Index(strings.ToLower(c), " that "); i > 0 {
 		rest := c[i+len(" that "):]
-		if rw := lowerWords(rest); len(rw) >= 3 && (hasAny(rw, finiteVerbs) || hasPastTense(rw) || hasDigit(rest)) {
+		if rw := LowerWords(rest); len(rw) >= 3 && (hasAny(rw, finiteVerbs) || hasPastTense(rw) || hasDigit(rest)) {
 			if r := triageClause(rest, depth+1); r.Gated() {
 				return Triage{KindFactual, "a statement in a that-clause is still a statement; it is gated"}
 			}
@@ -315,7 +315,7 @@ func triageInstruction(ws []string, c string) (Triage, bool) {
 	}
 	if conditions[ws[0]] {
 		if _, after, ok := strings.Cut(c, ","); ok {
-			aw := lowerWords(after)
+			aw := LowerWords(after)
 			if len(aw) > 0 && (imperativeAt(aw, 0) || prefixAny(aw, instructionStarts) > 0) {
 				return Triage{KindInstruction, "an instruction under a condition: “" + ws[0] + " …, " + aw[0] + " …”"}, true
 			}
@@ -345,13 +345,13 @@ func triageKeyValue(t string, depth int) (Triage, bool) {
 	if !ok {
 		return Triage{}, false
 	}
-	kw := lowerWords(k)
+	kw := LowerWords(k)
 	if len(kw) == 0 || len(kw) > 4 || strings.TrimSpace(v) == "" {
 		return Triage{}, false
 	}
 	key := strings.Join(kw, " ")
 	val := triageSentence(v, depth+1)
-	vw := lowerWords(v)
+	vw := LowerWords(v)
 	switch {
 	case noteKeys[key]:
 		return val, true
@@ -458,15 +458,6 @@ func cutBox(t string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// lowerWords are the lowercased words of s: runs of letters, digits and apostrophes (typographic
-// ones made straight).
-func lowerWords(s string) []string {
-	s = strings.ReplaceAll(s, "’", "'")
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	})
 }
 
 func letterCount(s string) int {

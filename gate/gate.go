@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"evidenceledger/evidence"
 	"evidenceledger/verify"
@@ -170,8 +169,8 @@ type Decision struct {
 // NoteNoClaims is the note of a text in which the gate found no factual claim.
 const NoteNoClaims = "the text states nothing the gate reads as a factual claim, so there is nothing to verify"
 
-// NoteUnreadable starts the note of a text the gate cannot read; it is blocked whole.
-const NoteUnreadable = "the text cannot be read, so nothing in it is allowed"
+// noteUnreadable starts the note of a text the gate cannot read; it is blocked whole.
+const noteUnreadable = "the text cannot be read, so nothing in it is allowed"
 
 // ParseMinStrength reads a minimum strength: "" (none), low, medium or high. The error wraps
 // [ErrInput].
@@ -211,7 +210,7 @@ func Evaluate(ctx context.Context, l Ledger, text string, opt Options) (Decision
 	d := Decision{Allow: true, Claims: []Claim{}, NotGated: []NotGated{}}
 	sorted, err := evidence.TriageText(text)
 	if err != nil {
-		d.Allow, d.Note = false, NoteUnreadable+": "+err.Error()
+		d.Allow, d.Note = false, noteUnreadable+": "+err.Error()
 		d.ResidualRisk = gateRisk(d, opt.Min)
 		return d, nil
 	}
@@ -662,13 +661,10 @@ func unfoundWords(lc LedgerClaim, c evidence.Claim) []string {
 	return extra
 }
 
-// words are the lowercased runs of letters and digits of s after the compatibility forms
-// that keep their letters and digits are folded (evidence.FoldCompat: 10⁶ is never 106).
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(evidence.FoldCompat(s)), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
+// words are the lower-case words of s (evidence.LowerWords: numbers whole, as the matcher
+// reads them) after the compatibility forms that keep their letters and digits are folded
+// (evidence.FoldCompat: 10⁶ is never 106).
+func words(s string) []string { return evidence.LowerWords(evidence.FoldCompat(s)) }
 
 // fieldWords name citation fields and pointers to them ("see", "via"); they are not part of
 // what a claim states.
@@ -703,7 +699,7 @@ func gateRisk(d Decision, min evidence.Strength) string {
 	}
 	limits := "The gate sorts statements by written rules (docs/gate.md): what it takes for an instruction, preference, plan, question, code, opinion or heading is not verified, and statements inside fenced code blocks and JSON keys are not read as claims."
 	switch {
-	case strings.HasPrefix(d.Note, NoteUnreadable):
+	case strings.HasPrefix(d.Note, noteUnreadable):
 		return "Nothing was verified: the gate could not read the text, so it blocks all of it."
 	case len(d.Claims) == 0:
 		return "Nothing was verified: the gate found no factual claim in the text. " + limits

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"evidenceledger/evidence"
@@ -41,8 +40,8 @@ const MaxNearClaims = 20
 func (s *Store) FindClaimsNear(ctx context.Context, text string, limit int) ([]ClaimView, error) {
 	limit = min(max(limit, 0), MaxNearClaims)
 	var ws []string
-	for _, w := range strings.FieldsFunc(evidence.NormalizeText(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if utf8.RuneCountInString(w) >= 4 && !slices.Contains(ws, w) {
+	for _, word := range evidence.Words(evidence.NormalizeText(text)) {
+		if w := word.Text; utf8.RuneCountInString(w) >= 4 && !slices.Contains(ws, w) {
 			ws = append(ws, w)
 		}
 	}

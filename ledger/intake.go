@@ -23,9 +23,9 @@ const (
 	typeSeamResolved     = "seam.resolved"
 )
 
-// NoteNoPublisher is the note of a citation whose http(s) URL names no registrable domain
+// noteNoPublisher is the note of a citation whose http(s) URL names no registrable domain
 // (such as "https://co.uk/"): it has no source, so it counts as a lead.
-const NoteNoPublisher = "cannot tell the publisher of this URL"
+const noteNoPublisher = "cannot tell the publisher of this URL"
 
 // Batch formats: how the research was given.
 const (
@@ -166,7 +166,7 @@ func draftBatch(paste []byte, research evidence.Research) (batchImported, error)
 				if id, err := evidence.SourceID(url); err == nil {
 					cit.Source = id
 				} else {
-					cit.Notes = append(cit.Notes, NoteNoPublisher)
+					cit.Notes = append(cit.Notes, noteNoPublisher)
 				}
 			}
 			ic.Citations = append(ic.Citations, cit)

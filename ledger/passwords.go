@@ -33,7 +33,7 @@ const (
 
 // Password length limits, in characters. The upper bound keeps hashing cost bounded.
 const (
-	MinPasswordLen = 10
+	minPasswordLen = 10
 	MaxPasswordLen = 256
 )
 
@@ -47,8 +47,8 @@ func CheckPasswordRules(password string) error {
 	switch {
 	case !utf8.ValidString(password):
 		return fmt.Errorf("the password is not valid UTF-8 text: %w", ErrInvalid)
-	case n < MinPasswordLen:
-		return fmt.Errorf("the password has %d characters; use at least %d: %w", n, MinPasswordLen, ErrInvalid)
+	case n < minPasswordLen:
+		return fmt.Errorf("the password has %d characters; use at least %d: %w", n, minPasswordLen, ErrInvalid)
 	case n > MaxPasswordLen:
 		return fmt.Errorf("the password has %d characters; use at most %d: %w", n, MaxPasswordLen, ErrInvalid)
 	}

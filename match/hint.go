@@ -1,9 +1,6 @@
 package match
 
-import (
-	"unicode"
-	"unicode/utf8"
-)
+import "evidenceledger/evidence"
 
 // MinHintSimilarity is the lowest similarity, in percent, at which a not-found quote gets a
 // [Hint].
@@ -88,25 +85,9 @@ func hintTokens(s string) []hintToken {
 	return out
 }
 
-// eachHintToken calls f with each word of a folded text, in order: runs of letters, marks and
-// digits, except that each Han, Hiragana and Katakana character is a word of its own (those
-// scripts do not separate words by spaces).
+// eachHintToken calls f with each word of a folded text, in order: the words of
+// evidence.EachWord, the one word splitter (numbers whole, as the quote's numbers are
+// matched; each Han, Hiragana and Katakana character a word of its own).
 func eachHintToken(s string, f func(hintToken)) {
-	start := -1
-	for i, r := range s {
-		ideo := r >= 0x2E80 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana))
-		corpusWord := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-		if start >= 0 && (!corpusWord || ideo) {
-			f(hintToken{int32(start), int32(i)})
-			start = -1
-		}
-		if ideo {
-			f(hintToken{int32(i), int32(i + utf8.RuneLen(r))})
-		} else if corpusWord && start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		f(hintToken{int32(start), int32(len(s))})
-	}
+	evidence.EachWord(s, func(start, end int) { f(hintToken{int32(start), int32(end)}) })
 }

@@ -16,7 +16,7 @@ out="${1:-bench.out}"
   go test ./pdf      -run '^$' -bench . -benchtime 5x -benchmem
   go test ./verify   -run '^$' -bench 'Match' -benchmem
   go test ./verify   -run '^$' -bench 'Check1000Citations' -benchtime 2x -benchmem
-  go test ./verify   -run '^$' -bench 'ModelTier' -benchtime 10x
+  go test ./verify/model -run '^$' -bench 'ModelTier' -benchtime 10x
   go test ./web      -run '^$' -bench 'ClaimsFirstPage100k' -benchtime 20x
   go test ./cmd/ledger -run '^$' -bench 'MCPCheck25' -benchtime 10x
 } 2>&1 | tee "$out"

@@ -25,8 +25,8 @@ type Checker struct {
 	// third builds a new verifier, with a new Fetcher, for each escalation, so that it
 	// fetches afresh.
 	third func() Verifier
-	// models is the model tier (model_check.go); nil when it is off.
-	models *Models
+	// models is the model tier (support.go); nil when it is off.
+	models SupportJudge
 	// render is the rendering verifier's browser, shared by the verifiers (each renders
 	// its own capture, in a browser context of its own); nil when there is none.
 	render *Renderer
@@ -298,7 +298,7 @@ func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
 	for i, r := range reports {
 		v := evidence.CheckVerdict{VerifierResult: r.Result, Problem: ruling.Problems[i]}
 		if r.Page != nil {
-			v.Document = pageHash(r.Page)
+			v.Document = PageHash(r.Page)
 		}
 		ch.Verdicts = append(ch.Verdicts, v)
 		if decisive < 0 && ruling.Decision != "" && v.Problem == "" && r.Result.Verdict == ruling.Decision {
@@ -363,10 +363,10 @@ func outcome(t evidence.CheckTarget, reports []Report, ruling Ruling) Outcome {
 // document describes a fetched page as the ledger records it.
 func document(p *fetch.Result) *evidence.Document {
 	d := &evidence.Document{
-		SHA256:      pageHash(p),
+		SHA256:      PageHash(p),
 		URL:         p.RequestedURL,
 		FinalURL:    p.FinalURL,
-		FetchedAt:   p.FetchedAt.UTC().Format(TimeFormat),
+		FetchedAt:   p.FetchedAt.UTC().Format(timeFormat),
 		HTTPStatus:  p.Status,
 		ContentType: p.ContentType,
 		Truncated:   p.Truncated,
@@ -379,9 +379,10 @@ func document(p *fetch.Result) *evidence.Document {
 	return d
 }
 
-// pageHash is the SHA-256 of the body the verifier read. For an error status (a 404) fetch
-// answers without reading the body, so the page is recorded with the empty body it has.
-func pageHash(p *fetch.Result) string {
+// PageHash is the SHA-256 of the body a verifier read, the hash its document is recorded
+// by. For an error status (a 404) fetch answers without reading the body, so the page is
+// recorded with the empty body it has.
+func PageHash(p *fetch.Result) string {
 	if p.SHA256 != "" {
 		return p.SHA256
 	}
@@ -393,12 +394,12 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// TimeFormat is how a document's fetch time is written: RFC 3339, UTC, milliseconds.
-const TimeFormat = "2006-01-02T15:04:05.000Z"
+// timeFormat is how a document's fetch time is written: RFC 3339, UTC, milliseconds.
+const timeFormat = "2006-01-02T15:04:05.000Z"
 
 func newSeam(kind evidence.SeamKind, t evidence.CheckTarget, summary string) *evidence.SeamOpened {
 	return &evidence.SeamOpened{
-		Seam:      NewID("s_"),
+		Seam:      newID("s_"),
 		Kind:      kind,
 		Summary:   summary,
 		Claims:    []string{t.ClaimID},
@@ -406,9 +407,9 @@ func newSeam(kind evidence.SeamKind, t evidence.CheckTarget, summary string) *ev
 	}
 }
 
-// NewID returns prefix followed by 16 lowercase hex characters from a cryptographic random
+// newID returns prefix followed by 16 lowercase hex characters from a cryptographic random
 // source, the form of every identifier the program makes (docs/events.md).
-func NewID(prefix string) string {
+func newID(prefix string) string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	return prefix + hex.EncodeToString(b[:])

@@ -24,11 +24,13 @@
 //
 // After the quote check, every found quote goes through evidence.CompareClaim (the claim's
 // figures, negations and hedges against the page's words; a mismatch opens a contradiction
-// seam). With [Checker.WithModels] ([NewModels], off by default), two cheap model verifiers,
-// isolated by construction, judge whether the stored page supports the claim, citing page
-// sentences the program then finds on the page itself; on a split a third judges a fresh
-// capture and an adjudicator that sees only the verdicts compares. The support judgement
-// is recorded beside the quote status, never instead of it. docs/models.md describes it.
+// seam). With [Checker.WithModels] (a [SupportJudge]: package verify/model's tiers, off by
+// default), two cheap model verifiers, isolated by construction, judge whether the stored
+// page supports the claim, citing page sentences the program then finds on the page
+// itself; on a split a third judges a fresh capture and an adjudicator that sees only the
+// verdicts compares. The support judgement is recorded beside the quote status, never
+// instead of it; what it adds to the check (seams, the note) is decided here, in
+// support.go. docs/models.md describes it.
 //
 // # Check jobs
 //

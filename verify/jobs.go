@@ -284,7 +284,7 @@ func (j *Jobs) start(run evidence.CheckRun) (string, error) {
 		return cur.status.Job, nil
 	}
 	// Reserved before anything slow, so that a second Start answers with this job.
-	jb := &job{status: JobStatus{Job: NewID("j_"), Batch: batch, State: JobQueued}, changed: make(chan struct{})}
+	jb := &job{status: JobStatus{Job: newID("j_"), Batch: batch, State: JobQueued}, changed: make(chan struct{})}
 	j.jobs[jb.status.Job] = jb
 	j.byBatch[batch] = jb
 	j.wg.Add(1) // under mu, so that Shutdown, which sets stopping under mu, waits for it

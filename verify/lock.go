@@ -22,11 +22,11 @@ type CheckLocker interface {
 	UnlockCheck(ctx context.Context, batch, job string) error
 }
 
-// The check lock's lease: a job renews its lock every LockRenew; a lock not renewed for
+// The check lock's lease: a job renews its lock every lockRenew; a lock not renewed for
 // LockLease (its process crashed or was killed) is taken over by the next check.
 const (
 	LockLease = 30 * time.Second
-	LockRenew = 10 * time.Second
+	lockRenew = 10 * time.Second
 )
 
 // Holder names this process for the check lock: "ledger check, pid 4242 on host".
@@ -49,7 +49,7 @@ func holdLock(ctx context.Context, l CheckLocker, batch, job, holder string, can
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(LockRenew)
+		t := time.NewTicker(lockRenew)
 		defer t.Stop()
 		for {
 			select {
@@ -77,7 +77,7 @@ func holdLock(ctx context.Context, l CheckLocker, batch, job, holder string, can
 func RunBatchLocked(ctx context.Context, store CheckStore, locker CheckLocker, holder string, checker *Checker, actor, batch string, recheck bool, workers int, progress func(done, total int)) ([]Outcome, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	release, err := holdLock(ctx, locker, batch, NewID("j_"), holder, cancel)
+	release, err := holdLock(ctx, locker, batch, newID("j_"), holder, cancel)
 	if err != nil {
 		return nil, fmt.Errorf("check batch %s: %w", batch, err)
 	}

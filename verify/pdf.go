@@ -31,6 +31,22 @@ var (
 	readTokens = reader{html: fetch.ExtractTokens, pdf: pdf.ExtractPDFText}
 )
 
+// ReadDOM reads a fetched body as the verifier [NameDOM] does: a web page with
+// fetch.ExtractDOM, a PDF with pdf.ExtractPDFium. A PDF cut at its size limit is not read (the
+// error wraps fetch.ErrTruncated). The model tier's model-a and model-c read through it.
+func ReadDOM(page *fetch.Result) (fetch.Text, error) {
+	t, _, err := readDOM.read(page)
+	return t, err
+}
+
+// ReadTokens reads a fetched body as the verifier [NameTokens] does: a web page with
+// fetch.ExtractTokens, a PDF with pdf.ExtractPDFText; a PDF cut at its size limit is not
+// read, as with [ReadDOM]. The model tier's model-b reads through it.
+func ReadTokens(page *fetch.Result) (fetch.Text, error) {
+	t, _, err := readTokens.read(page)
+	return t, err
+}
+
 // read returns the visible text of a fetched body and, for a PDF, what its engine read of
 // its pages (nil for a web page). A web page is read by fetch.Result.Extract, with the
 // style sheets the fetcher fetched. A PDF cut at its size limit is not read at all: its
@@ -330,7 +346,7 @@ func pdfReasoning(pdf *PDFFacts) string {
 func recordPDF(ch *evidence.Checked, reports []Report, stored, decisive int) {
 	if d := ch.Document; d != nil && stored >= 0 {
 		for _, r := range reports {
-			if r.PDF == nil || r.Page == nil || pageHash(r.Page) != d.SHA256 {
+			if r.PDF == nil || r.Page == nil || PageHash(r.Page) != d.SHA256 {
 				continue
 			}
 			d.Pages = r.PDF.Pages

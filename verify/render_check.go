@@ -302,7 +302,7 @@ func (v *QuoteVerifier) judgeScripted(ctx context.Context, t evidence.CheckTarge
 	m, rf, pt, err := c.scriptedMatch(ctx, t.Quote)
 	if pt == nil {
 		return v.unreachable(page, extractEstimate(c.ExtractErr),
-			"the page's text cannot be read: "+plainExtractError(c.ExtractErr)+"; reading it with its scripts failed: "+rf.Why,
+			"the page's text cannot be read: "+ReadProblem(c.ExtractErr)+"; reading it with its scripts failed: "+rf.Why,
 			fmt.Sprintf("fetched %s (HTTP %d, %d bytes): its static text has no words, and rendering it with its scripts on failed: %v", page.FinalURL, page.Status, len(page.Body), err))
 	}
 	if err != nil {

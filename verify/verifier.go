@@ -213,7 +213,7 @@ func (v *QuoteVerifier) Judge(ctx context.Context, t evidence.CheckTarget, c *Ca
 		return v.judgeScripted(ctx, t, c)
 	}
 	if c.Text == nil {
-		return v.unreachable(page, extractEstimate(xerr), "the page's text cannot be read: "+plainExtractError(xerr),
+		return v.unreachable(page, extractEstimate(xerr), "the page's text cannot be read: "+ReadProblem(xerr),
 			fmt.Sprintf("fetched %s (HTTP %d, %d bytes) but the %s extractor could not read its text: %v",
 				page.FinalURL, page.Status, len(page.Body), v.name, xerr))
 	}
@@ -372,7 +372,10 @@ func extractEstimate(err error) int {
 	return 60
 }
 
-func plainExtractError(err error) string {
+// ReadProblem says in plain words why a page's text could not be read, for a note: the
+// error of [ReadDOM] or [ReadTokens] (or of an Extractor) without the wrapping a person does
+// not need.
+func ReadProblem(err error) string {
 	switch {
 	case errors.Is(err, fetch.ErrCharset):
 		return fetch.ErrCharset.Error()

@@ -38,8 +38,8 @@ import (
 // MCPTools are the names of the tools, in the order they are listed.
 var MCPTools = []string{"check_claims", "claim_status", "batch_report", "gate_text", "audit_status"}
 
-// MCPVersion is the version the MCP server gives as its implementation's.
-const MCPVersion = "1.0.0"
+// mcpVersion is the version the MCP server gives as its implementation's.
+const mcpVersion = "1.0.0"
 
 // DefaultMCPWait is how long check_claims and claim_status wait for a check by default;
 // MaxMCPWait is the most they wait (verify.MaxWait), after which they answer with the job
@@ -105,7 +105,7 @@ func (s *server) mcpHTTP() http.HandlerFunc {
 
 // mcpServer builds the server of the five tools.
 func (s *server) mcpServer(user mcpUser) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "evidence-ledger", Title: "Evidence ledger", Version: MCPVersion}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: "evidence-ledger", Title: "Evidence ledger", Version: mcpVersion}, &mcp.ServerOptions{
 		Instructions: "Check claims against their cited sources before using them or writing them to memory: check_claims imports and checks them, gate_text says what of a text may be written to memory. A found quote proves only that the words were on the page when it was fetched. Seams, approvals and source classes are decided by a person on the ledger's pages, never through these tools.",
 	})
 	t := &mcpTools{s: s, user: user}
@@ -246,13 +246,8 @@ func toolError(tool string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s: the call was cancelled", tool)
 	}
-	for _, s := range statuses {
-		if errors.Is(err, s.err) {
-			if s.status < 500 {
-				return fmt.Errorf("%s: %w", tool, err)
-			}
-			break
-		}
+	if status, ok := statusOf(err); ok && status < 500 {
+		return fmt.Errorf("%s: %w", tool, err)
 	}
 	log.Printf("mcp %s: %v", tool, err)
 	return fmt.Errorf("%s: the ledger could not answer; the server log has the details", tool)

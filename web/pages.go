@@ -169,19 +169,14 @@ func (s *server) renderFailed(w http.ResponseWriter, r *http.Request, err error)
 // as the API's [Error]); an error of no known kind is a 500 whose details are logged only.
 // For an htmx request the message goes into the page's #messages box instead.
 func (s *server) pageError(w http.ResponseWriter, r *http.Request, v viewer, err error) {
-	status, msg := http.StatusInternalServerError, "internal error; the server log has the details"
-	known := false
-	for _, st := range statuses {
-		if errors.Is(err, st.err) {
-			status, msg, known = st.status, err.Error(), true
-			if status >= 500 {
-				logCause(r, err)
-			}
-			break
-		}
-	}
-	if !known {
+	status, known := statusOf(err)
+	msg := err.Error()
+	switch {
+	case !known:
+		status, msg = http.StatusInternalServerError, "internal error; the server log has the details"
 		log.Printf("%s %s: %v", r.Method, r.URL.Path, err)
+	case status >= 500:
+		logCause(r, err)
 	}
 	if isHTMX(r) {
 		w.Header().Set("HX-Retarget", "#messages")

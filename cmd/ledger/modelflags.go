@@ -8,6 +8,7 @@ import (
 
 	"evidenceledger/fetch"
 	"evidenceledger/verify"
+	"evidenceledger/verify/model"
 )
 
 // The environment variables that hold the model tiers' API keys. Keys are never flags (a
@@ -32,20 +33,20 @@ const (
 // Keys come from LEDGER_VERIFIER_API_KEY and LEDGER_ADJUDICATOR_API_KEY (an adjudicator on
 // the verifier's endpoint without a key of its own uses the verifier's). Errors name the
 // flag and wrap errUsage.
-func addModelFlags(fs *flag.FlagSet, e *env) func(fetch.Config) (*verify.Models, error) {
+func addModelFlags(fs *flag.FlagSet, e *env) func(fetch.Config) (verify.SupportJudge, error) {
 	vURL := fs.String("verifier-endpoint", "", "`URL` of the cheap model tier's OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 (off when empty; key from "+envVerifierKey+")")
 	vModel := fs.String("verifier-model", "", "`name` of the cheap tier's model")
 	aURL := fs.String("adjudicator-endpoint", "", "`URL` of the expensive tier's endpoint (default: the verifier's; key from "+envAdjudicatorKey+")")
 	aModel := fs.String("adjudicator-model", "", "`name` of the model that compares split verdicts (none: every split goes to a person)")
-	timeout := fs.Duration("model-timeout", verify.DefaultModelTimeout, "longest `time` one attempt of a model call may take")
-	retries := fs.Int("model-retries", verify.DefaultModelRetries, "`number` of retries after a 429, a 5xx, a network error or a timeout")
-	calls := fs.Int("model-calls", verify.DefaultBudgetCalls, "most model `calls` in one check run")
-	tokens := fs.Int("model-tokens", verify.DefaultBudgetTokens, "most model `tokens` in one check run")
-	return func(fc fetch.Config) (*verify.Models, error) {
-		cfg := verify.ModelConfig{
-			Verifier:    verify.Endpoint{URL: strings.TrimSpace(*vURL), Model: strings.TrimSpace(*vModel), APIKey: e.getenv(envVerifierKey)},
-			Adjudicator: verify.Endpoint{URL: strings.TrimSpace(*aURL), Model: strings.TrimSpace(*aModel), APIKey: e.getenv(envAdjudicatorKey)},
-			Timeout:     *timeout, Retries: *retries, Budget: verify.Budget{Calls: *calls, Tokens: *tokens},
+	timeout := fs.Duration("model-timeout", model.DefaultTimeout, "longest `time` one attempt of a model call may take")
+	retries := fs.Int("model-retries", model.DefaultRetries, "`number` of retries after a 429, a 5xx, a network error or a timeout")
+	calls := fs.Int("model-calls", model.DefaultBudgetCalls, "most model `calls` in one check run")
+	tokens := fs.Int("model-tokens", model.DefaultBudgetTokens, "most model `tokens` in one check run")
+	return func(fc fetch.Config) (verify.SupportJudge, error) {
+		cfg := model.Config{
+			Verifier:    model.Endpoint{URL: strings.TrimSpace(*vURL), Model: strings.TrimSpace(*vModel), APIKey: e.getenv(envVerifierKey)},
+			Adjudicator: model.Endpoint{URL: strings.TrimSpace(*aURL), Model: strings.TrimSpace(*aModel), APIKey: e.getenv(envAdjudicatorKey)},
+			Timeout:     *timeout, Retries: *retries, Budget: model.Budget{Calls: *calls, Tokens: *tokens},
 		}
 		switch {
 		case !cfg.Enabled() && (cfg.Verifier.Model != "" || cfg.Adjudicator.URL != "" || cfg.Adjudicator.Model != ""):
@@ -57,7 +58,7 @@ func addModelFlags(fs *flag.FlagSet, e *env) func(fetch.Config) (*verify.Models,
 		case *timeout <= 0 || *retries < 0 || *retries > 10 || *calls < 1 || *tokens < 1:
 			return nil, fmt.Errorf("--model-timeout must be above 0, --model-retries 0 to 10, --model-calls and --model-tokens 1 or more: %w", errUsage)
 		}
-		m, err := verify.NewModels(cfg, fc)
+		m, err := model.New(cfg, fc)
 		if err != nil {
 			return nil, fmt.Errorf("%v: %w", err, errUsage)
 		}

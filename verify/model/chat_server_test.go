@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"encoding/json"
@@ -73,9 +73,9 @@ func newChatServer(t testing.TB, script func(req chatSeen, n int) chatAnswer) *c
 		}
 		switch seen.System {
 		case promptA:
-			seen.Role = NameModelA
+			seen.Role = nameA
 		case promptB:
-			seen.Role = NameModelB
+			seen.Role = nameB
 		case promptAdjudicator:
 			seen.Role = "adjudicator"
 		}

@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"bytes"
@@ -29,16 +29,16 @@ type Endpoint struct {
 
 // Limits of the model adapter (docs/models.md).
 const (
-	// DefaultModelTimeout is the longest one attempt of a model call may take.
-	DefaultModelTimeout = 60 * time.Second
-	// DefaultModelRetries is how many times a call is retried after a 429, a 5xx, a
-	// network error or a timeout.
-	DefaultModelRetries = 2
+	// DefaultTimeout is the longest one attempt of a model call may take.
+	DefaultTimeout = 60 * time.Second
+	// DefaultRetries is how many times a call is retried after a 429, a 5xx, a network
+	// error or a timeout.
+	DefaultRetries = 2
 	// DefaultBudgetCalls and DefaultBudgetTokens bound the model calls of one check run.
 	DefaultBudgetCalls  = 2000
 	DefaultBudgetTokens = 4_000_000
-	// MaxModelReply is the largest reply body read from a model server.
-	MaxModelReply = 1 << 20
+	// maxReply is the largest reply body read from a model server.
+	maxReply = 1 << 20
 	// maxRetryAfter caps the wait a server's Retry-After may ask for.
 	maxRetryAfter = 30 * time.Second
 )
@@ -82,10 +82,10 @@ func newChatClient(e Endpoint, timeout time.Duration, retries int) (*chatClient,
 		return nil, fmt.Errorf("model endpoint %s: no model name; give the name the server knows the model by", u)
 	}
 	if timeout <= 0 {
-		timeout = DefaultModelTimeout
+		timeout = DefaultTimeout
 	}
 	if retries < 0 {
-		retries = DefaultModelRetries
+		retries = DefaultRetries
 	}
 	return &chatClient{http: newModelHTTP(), url: u, model: e.Model, key: e.APIKey,
 		timeout: timeout, retries: retries, backoff: 500 * time.Millisecond}, nil
@@ -238,7 +238,7 @@ func (c *chatClient) attempt(ctx context.Context, body []byte, u *usage) (conten
 		return "", 0, fmt.Errorf("%w: %s: %v", errNoAnswer, c.url, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxModelReply+1))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
 	if err != nil {
 		return "", 0, fmt.Errorf("%w: reading the reply of %s: %v", errNoAnswer, c.url, err)
 	}
@@ -260,12 +260,12 @@ func (c *chatClient) attempt(ctx context.Context, body []byte, u *usage) (conten
 }
 
 // readReply reads the body of a 200 reply: the content of its first choice, adding the
-// tokens it reports to u. It fails, wrapping errOffSchema, on a body over MaxModelReply, a
+// tokens it reports to u. It fails, wrapping errOffSchema, on a body over maxReply, a
 // body that is not a chat completion, no choice, a refusal, a reply cut at the token limit
 // or finished otherwise than by stop, and no content.
 func readReply(raw []byte, u *usage) (string, error) {
-	if len(raw) > MaxModelReply {
-		return "", fmt.Errorf("%w: the reply is over %d bytes", errOffSchema, MaxModelReply)
+	if len(raw) > maxReply {
+		return "", fmt.Errorf("%w: the reply is over %d bytes", errOffSchema, maxReply)
 	}
 	var cr chatResponse
 	if err := json.Unmarshal(raw, &cr); err != nil {

@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
 	"evidenceledger/match"
+	"evidenceledger/verify"
 )
 
 // On the realistic batch of BenchmarkModelTier (the 31 real claims and quotes of
@@ -50,8 +51,8 @@ func TestModelPassagesHoldTheFoundQuote(t *testing.T) {
 		}
 		for _, v := range []struct {
 			role    string
-			extract Extractor
-		}{{NameModelA, fetch.ExtractDOM}, {NameModelB, fetch.ExtractTokens}} {
+			extract verify.Extractor
+		}{{nameA, fetch.ExtractDOM}, {nameB, fetch.ExtractTokens}} {
 			user, ok := sent[v.role]
 			if !ok {
 				t.Fatalf("%s: %s was not asked", cs.Name, v.role)
@@ -80,7 +81,7 @@ func TestModelPassagesHoldTheFoundQuote(t *testing.T) {
 				t.Errorf("%s: %s was sent %d sentences, %d runes: far past its budget of %d sentences, %d runes", cs.Name, v.role, sentences, runes, maxSentences, maxPassageRunes)
 			}
 		}
-		if sent[NameModelA] == sent[NameModelB] {
+		if sent[nameA] == sent[nameB] {
 			t.Errorf("%s: model-a and model-b were sent the same passages", cs.Name)
 		}
 	}
@@ -208,4 +209,21 @@ func FuzzPassages(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The passage terms are the program's words (evidence.LowerWords): a figure is one term,
+// whole as the matcher reads it, so a sentence that gives 4,812 scores on the claim's
+// 4,812 and not on a stray 812.
+func TestTermsAreTheMatchersWords(t *testing.T) {
+	got := terms("The registry counted 4,812 companies in 2025; it doesn’t grow 3.5%.")
+	for _, w := range []string{"registry", "counted", "4,812", "companies", "2025", "doesn't", "grow", "3.5"} {
+		if !got[w] {
+			t.Errorf("terms lack %q: %v", w, got)
+		}
+	}
+	for _, w := range []string{"the", "in", "it", "4", "812", "3", "5", "doesn", "t"} {
+		if got[w] {
+			t.Errorf("terms hold %q: %v", w, got)
+		}
+	}
 }

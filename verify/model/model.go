@@ -1,4 +1,14 @@
-package verify
+// Package model is the model tiers of the verifiers (docs/models.md): two cheap model
+// verifiers that judge whether a captured page supports a claim, a third for an escalation,
+// and an adjudicator that compares their verdicts, each speaking the OpenAI-compatible
+// chat-completions protocol to an endpoint the owner names.
+//
+// It sits below package verify's Checker and beside it: [Tiers] implements
+// verify.SupportJudge, which the Checker declares and calls, and it reads pages through
+// verify's readers (verify.ReadDOM, verify.ReadTokens), so that a model verifier reads a
+// page as its quote verifier does. verify never imports it; the binary wires the two
+// together (verify.NewChecker(cfg).WithModels(tiers)).
+package model
 
 import (
 	"context"
@@ -12,19 +22,20 @@ import (
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
 	"evidenceledger/match"
+	"evidenceledger/verify"
 )
 
-// ModelConfig configures the model tiers (docs/models.md). The tiers are off unless
+// Config configures the model tiers (docs/models.md). The tiers are off unless
 // Verifier.URL is set: then nothing leaves the machine but the pages' passages sent to the
 // endpoints named here.
-type ModelConfig struct {
+type Config struct {
 	// Verifier is the cheap tier's endpoint; its model judges every citation twice.
 	Verifier Endpoint
 	// Adjudicator is the expensive tier's endpoint, asked only when the verifiers split. An
 	// empty URL with a model name uses the verifier's URL (and key); no model name at all
 	// means no adjudicator: every split goes to a person.
 	Adjudicator Endpoint
-	// Timeout bounds one attempt of one call (default DefaultModelTimeout).
+	// Timeout bounds one attempt of one call (default DefaultTimeout).
 	Timeout time.Duration
 	// Retries is how many times a call is retried after a 429, a 5xx, a network error or
 	// a timeout (0 for none).
@@ -34,11 +45,11 @@ type ModelConfig struct {
 }
 
 // Enabled reports whether the configuration turns the model tiers on.
-func (c ModelConfig) Enabled() bool { return strings.TrimSpace(c.Verifier.URL) != "" }
+func (c Config) Enabled() bool { return strings.TrimSpace(c.Verifier.URL) != "" }
 
-// Models is the model tier of a Checker: two cheap verifiers that judge whether a captured
-// page supports a claim, a third for an escalation, and the adjudicator. Build it with
-// [NewModels] and give it to [Checker.WithModels].
+// Tiers is the model tier of a verify.Checker: two cheap verifiers that judge whether a
+// captured page supports a claim, a third for an escalation, and the adjudicator. Build it
+// with [New] and give it to verify.Checker.WithModels. It is safe for concurrent use.
 //
 // Isolation is by construction. Each verifier has its own chatClient, hence its own HTTP
 // client and connections; each request is two messages (instructions, then the claim and
@@ -46,7 +57,7 @@ func (c ModelConfig) Enabled() bool { return strings.TrimSpace(c.Verifier.URL) !
 // page it reads, so no code can hand it another verifier's output. The adjudicator's
 // compare method takes the claim text and the judgements: it holds no fetcher and receives
 // no page, no passage and no URL.
-type Models struct {
+type Tiers struct {
 	first, second *modelVerifier
 	// third builds, for each escalation, a verifier with a client and a Fetcher of its own
 	// that fetches the page afresh.
@@ -55,34 +66,36 @@ type Models struct {
 	budget      Budget
 }
 
-// Names of the model verifiers, as recorded in each judgement.
+// Names of the model verifiers, as recorded in each judgement (docs/models.md).
 const (
-	NameModelA = "model-a"
-	NameModelB = "model-b"
-	NameModelC = "model-c"
+	nameA = "model-a"
+	nameB = "model-b"
+	nameC = "model-c"
 )
 
-// NewModels builds the model tier from cfg; fc is the fetch configuration of the fresh
-// capture an escalation makes. It fails when an endpoint URL is not http(s) or names no
-// model.
-func NewModels(cfg ModelConfig, fc fetch.Config) (*Models, error) {
-	mk := func(name string, read reader, choose func(string, []string, []int) []string, system string) (*modelVerifier, error) {
+// pageReader reads the visible text of a fetched body: verify.ReadDOM or verify.ReadTokens.
+type pageReader func(page *fetch.Result) (fetch.Text, error)
+
+// New builds the model tier from cfg; fc is the fetch configuration of the fresh capture
+// an escalation makes. It fails when an endpoint URL is not http(s) or names no model.
+func New(cfg Config, fc fetch.Config) (*Tiers, error) {
+	mk := func(name string, read pageReader, choose func(string, []string, []int) []string, system string) (*modelVerifier, error) {
 		c, err := newChatClient(cfg.Verifier, cfg.Timeout, cfg.Retries)
 		if err != nil {
 			return nil, fmt.Errorf("--verifier-endpoint: %w", err)
 		}
 		return &modelVerifier{name: name, client: c, read: read, choose: choose, system: system}, nil
 	}
-	m := &Models{budget: cfg.Budget}
+	m := &Tiers{budget: cfg.Budget}
 	var err error
-	if m.first, err = mk(NameModelA, readDOM, chooseSentences, promptA); err != nil {
+	if m.first, err = mk(nameA, verify.ReadDOM, chooseSentences, promptA); err != nil {
 		return nil, err
 	}
-	if m.second, err = mk(NameModelB, readTokens, chooseWindows, promptB); err != nil {
+	if m.second, err = mk(nameB, verify.ReadTokens, chooseWindows, promptB); err != nil {
 		return nil, err
 	}
 	m.third = func() (*modelVerifier, *fetch.Fetcher) {
-		v := &modelVerifier{name: NameModelC, client: m.first.client.clone(), read: readDOM, choose: chooseSentences, system: promptA}
+		v := &modelVerifier{name: nameC, client: m.first.client.clone(), read: verify.ReadDOM, choose: chooseSentences, system: promptA}
 		return v, fetch.New(fc)
 	}
 	if a := cfg.Adjudicator; strings.TrimSpace(a.Model) != "" || strings.TrimSpace(a.URL) != "" {
@@ -101,26 +114,23 @@ func NewModels(cfg ModelConfig, fc fetch.Config) (*Models, error) {
 	return m, nil
 }
 
-// WithModels returns a copy of c that also runs the model tier m on every citation whose
-// page was read; nil turns it off.
-func (c *Checker) WithModels(m *Models) *Checker {
-	cc := *c
-	cc.models = m
-	return &cc
-}
+// Tiers is what a verify.Checker runs.
+var _ verify.SupportJudge = (*Tiers)(nil)
 
 type runKey struct{}
 
-// beginRun gives ctx the model budget of one check run; every Check under it spends from
-// the same budget. A Check outside a run has a budget of its own.
-func (c *Checker) beginRun(ctx context.Context) context.Context {
-	if c.models == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, runKey{}, newBudget(c.models.budget))
+// BeginRun gives ctx the model budget of one check run; every JudgeSupport under it spends
+// from the same budget. A judgement outside a run has a budget of its own.
+func (m *Tiers) BeginRun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, runKey{}, newBudget(m.budget))
 }
 
-func (m *Models) runBudget(ctx context.Context) *budget {
+// JudgeSupport runs the tier on one citation whose page was read (see judge).
+func (m *Tiers) JudgeSupport(ctx context.Context, t evidence.CheckTarget, page *fetch.Result) *evidence.Support {
+	return m.judge(ctx, m.runBudget(ctx), t, page)
+}
+
+func (m *Tiers) runBudget(ctx context.Context) *budget {
 	if b, ok := ctx.Value(runKey{}).(*budget); ok {
 		return b
 	}
@@ -132,7 +142,7 @@ func (m *Models) runBudget(ctx context.Context) *budget {
 type modelVerifier struct {
 	name   string
 	client *chatClient
-	read   reader
+	read   pageReader
 	choose func(claim string, sentences []string, anchors []int) []string
 	system string
 }
@@ -180,13 +190,13 @@ type verdictReply struct {
 // judge asks the verifier whether page supports t's claim. It takes only the citation and
 // the page the verifier itself reads. The judgement's Problem is set when the answer is off
 // its schema, including when an evidence sentence is not on the page (the program looks
-// for each with [MatchQuote] in the page's whole visible text).
+// for each with match.PageText.Match in the page's whole visible text).
 func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTarget, page *fetch.Result) (evidence.SupportJudgement, evidence.ModelCall) {
-	j := evidence.SupportJudgement{Verifier: v.name, Model: v.client.model, Evidence: []string{}, Document: pageHash(page)}
+	j := evidence.SupportJudgement{Verifier: v.name, Model: v.client.model, Evidence: []string{}, Document: verify.PageHash(page)}
 	call := evidence.ModelCall{Tier: evidence.TierVerifier, Role: v.name, Model: v.client.model}
-	text, _, err := v.read.read(page)
+	text, err := v.read(page)
 	if err != nil && !errors.Is(err, fetch.ErrTruncated) {
-		j.Problem = "the page's text cannot be read: " + plainExtractError(err)
+		j.Problem = "the page's text cannot be read: " + verify.ReadProblem(err)
 		call.Outcome = "not asked: " + j.Problem
 		return j, call
 	}
@@ -218,7 +228,7 @@ func (v *modelVerifier) judge(ctx context.Context, b *budget, t evidence.CheckTa
 }
 
 // passages is what the verifier sends of page for t: its selection from the page's
-// sentences, anchored on the sentences where t's quote is found (model_passages.go).
+// sentences, anchored on the sentences where t's quote is found (passages.go).
 func (v *modelVerifier) passages(page *match.PageText, t evidence.CheckTarget) []string {
 	sentences, spans := sentenceSpans(page.Text())
 	var anchors []int
@@ -334,7 +344,7 @@ func (a *modelAdjudicator) compare(ctx context.Context, b *budget, claim string,
 //
 // A budget already spent skips the tier (Skipped says so); a budget spent during the
 // citation makes the calls that were refused off their schema, so the citation splits.
-func (m *Models) judge(ctx context.Context, b *budget, t evidence.CheckTarget, page *fetch.Result) *evidence.Support {
+func (m *Tiers) judge(ctx context.Context, b *budget, t evidence.CheckTarget, page *fetch.Result) *evidence.Support {
 	s := &evidence.Support{Judgements: []evidence.SupportJudgement{}, Calls: []evidence.ModelCall{}, ResidualRisk: evidence.SupportResidualRisk}
 	if b.exhausted() {
 		s.Skipped = fmt.Sprintf("the run's model budget (%d calls, %d tokens) is spent", b.limit.Calls, b.limit.Tokens)

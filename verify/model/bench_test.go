@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"evidenceledger/evidence"
+	"evidenceledger/fetch"
 	"evidenceledger/match"
+	"evidenceledger/verify"
 )
 
 // firstPassage finds passage [1] of a verifier's request.
@@ -32,7 +34,7 @@ var firstPassage = regexp.MustCompile(`(?m)^\[1\] (.+)$`)
 //   - tokens-ratio-claim-only: the same against an unverified answer that writes the claim
 //     alone (a lower bound of its work).
 //
-// go test ./verify -run '^$' -bench ModelTier -benchtime 20x
+// go test ./verify/model -run '^$' -bench ModelTier -benchtime 20x
 func BenchmarkModelTier(b *testing.B) {
 	var cases []struct{ Name, Page, Claim, Quote string }
 	if err := json.Unmarshal(readTestdata(b, "consistency/cases.json"), &cases); err != nil {
@@ -50,12 +52,12 @@ func BenchmarkModelTier(b *testing.B) {
 		if m == nil {
 			return chatAnswer{Content: verdictJSON("not_found", 60, "The passages do not address the claim.")}
 		}
-		if req.Role == NameModelB && n%10 == 0 {
+		if req.Role == nameB && n%10 == 0 {
 			return chatAnswer{Content: verdictJSON("contradicted", 55, "The passage reads otherwise.", m[1])}
 		}
 		return chatAnswer{Content: verdictJSON("supported", 85, "The passage states the claim.", m[1])}
 	})
-	models, err := NewModels(ModelConfig{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: 5 * time.Second}, testFetchConfig())
+	models, err := New(Config{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: 5 * time.Second}, loopbackFetchConfig())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,8 +72,8 @@ func BenchmarkModelTier(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		// New checkers each round: a Fetcher's per-host budget is for one run.
-		floor := NewChecker(testFetchConfig())
-		tier := NewChecker(testFetchConfig()).WithModels(models)
+		floor := verify.NewChecker(loopbackFetchConfig())
+		tier := verify.NewChecker(loopbackFetchConfig()).WithModels(models)
 		start := time.Now()
 		for _, t := range targets {
 			if _, err := floor.Check(ctx, t); err != nil {
@@ -80,7 +82,7 @@ func BenchmarkModelTier(b *testing.B) {
 		}
 		floorTime += time.Since(start)
 		start = time.Now()
-		var outs []Outcome
+		var outs []verify.Outcome
 		for _, t := range targets {
 			out, err := tier.Check(ctx, t)
 			if err != nil {
@@ -125,10 +127,10 @@ var readerBudget = passageBudget{sentences: 2 * maxSentences, runes: 2 * maxPass
 // question, the passages one reader of the page takes (model-a's scoring and anchors, with
 // readerBudget), and writes its answer: the claim with its quote and URL, as research
 // cites it.
-func unverifiedTokens(b *testing.B, m *Models, t evidence.CheckTarget) (read, written int) {
+func unverifiedTokens(b *testing.B, m *Tiers, t evidence.CheckTarget) (read, written int) {
 	b.Helper()
 	body := readCorpusPage(b, t.URL[strings.LastIndexByte(t.URL, '/')+1:])
-	ext, err := m.first.read.html(body, "text/html")
+	ext, err := m.first.read(&fetch.Result{Body: body, ContentType: "text/html"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,39 @@ import (
 	"strings"
 
 	"evidenceledger/evidence"
+	"evidenceledger/fetch"
 )
+
+// SupportJudge is the model tier as a Checker runs it (docs/models.md): whether a page a
+// verifier read supports a citation's claim, judged beside the quote status and never
+// instead of it. Package verify/model implements it; give it to [Checker.WithModels].
+type SupportJudge interface {
+	// BeginRun returns a context for one check run: every Check under it draws on what the
+	// run shares (the model tier's budget of calls and tokens). A Check whose context did
+	// not come from BeginRun has a run of its own.
+	BeginRun(ctx context.Context) context.Context
+	// JudgeSupport judges t's claim against page, a capture a verifier read with a 2xx
+	// status. It never returns nil: a judgement that could not be made says why in its
+	// Skipped or in its judgements' Problem. It must be safe for concurrent use.
+	JudgeSupport(ctx context.Context, t evidence.CheckTarget, page *fetch.Result) *evidence.Support
+}
+
+// WithModels returns a copy of c that also runs the model tier m on every citation whose
+// page was read; nil turns it off.
+func (c *Checker) WithModels(m SupportJudge) *Checker {
+	cc := *c
+	cc.models = m
+	return &cc
+}
+
+// beginRun gives ctx what one check run shares (see SupportJudge.BeginRun); with the model
+// tier off it returns ctx.
+func (c *Checker) beginRun(ctx context.Context) context.Context {
+	if c.models == nil {
+		return ctx
+	}
+	return c.models.BeginRun(ctx)
+}
 
 // review adds to the outcome of a quote check what is judged beyond the quote's words: the
 // code-only consistency check of the claim against a found quote, and, when the model tier
@@ -32,7 +64,7 @@ func (c *Checker) review(ctx context.Context, t evidence.CheckTarget, reports []
 	}
 	var page *Report
 	for i := range reports {
-		if p := reports[i].Page; p != nil && ch.Document != nil && pageHash(p) == ch.Document.SHA256 {
+		if p := reports[i].Page; p != nil && ch.Document != nil && PageHash(p) == ch.Document.SHA256 {
 			page = &reports[i]
 			break
 		}
@@ -43,7 +75,7 @@ func (c *Checker) review(ctx context.Context, t evidence.CheckTarget, reports []
 			Judgements: []evidence.SupportJudgement{}, Calls: []evidence.ModelCall{}, ResidualRisk: evidence.SupportResidualRisk}
 		return out
 	}
-	s := c.models.judge(ctx, c.models.runBudget(ctx), t, page.Page)
+	s := c.models.JudgeSupport(ctx, t, page.Page)
 	ch.Support = s
 	if s.Skipped != "" {
 		ch.Note += "; support not judged: " + s.Skipped

@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"errors"
@@ -15,9 +15,9 @@ import (
 // modelSeeds returns the recorded replies of testdata/models.
 func modelSeeds(t testing.TB) [][]byte {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join("..", "testdata", "models", "*-response.json"))
+	names, err := filepath.Glob(filepath.Join(testdataDir, "models", "*-response.json"))
 	if err != nil || len(names) < 4 {
-		t.Fatalf("the recorded replies must be in ../testdata/models: %v (%d found)", err, len(names))
+		t.Fatalf("the recorded replies must be in %s/models: %v (%d found)", testdataDir, err, len(names))
 	}
 	var out [][]byte
 	for _, n := range names {
@@ -56,7 +56,7 @@ func FuzzModelReply(f *testing.F) {
 		case u.prompt < 0 || u.completion < 0:
 			t.Fatalf("negative token counts %+v", u)
 		}
-		j := evidence.SupportJudgement{Verifier: NameModelA}
+		j := evidence.SupportJudgement{Verifier: nameA}
 		err = parseVerdict(content, &j)
 		if err == nil {
 			err = j.Validate()
@@ -89,17 +89,17 @@ func TestModelReplyLimits(t *testing.T) {
 		return []byte(body + strings.Repeat(" ", n-len(body)))
 	}
 	var u usage
-	if got, err := readReply(pad(MaxModelReply), &u); err != nil || got != content {
-		t.Errorf("a reply of exactly %d bytes: %q, %v", MaxModelReply, got, err)
+	if got, err := readReply(pad(maxReply), &u); err != nil || got != content {
+		t.Errorf("a reply of exactly %d bytes: %q, %v", maxReply, got, err)
 	}
-	if _, err := readReply(pad(MaxModelReply+1), &u); !errors.Is(err, errOffSchema) || !strings.Contains(err.Error(), "over") {
-		t.Errorf("a reply of %d bytes: %v, want off its schema", MaxModelReply+1, err)
+	if _, err := readReply(pad(maxReply+1), &u); !errors.Is(err, errOffSchema) || !strings.Contains(err.Error(), "over") {
+		t.Errorf("a reply of %d bytes: %v, want off its schema", maxReply+1, err)
 	}
 	most := make([]string, evidence.MaxEvidence)
 	for i := range most {
 		most[i] = reportSentence
 	}
-	j := evidence.SupportJudgement{Verifier: NameModelA, Verdict: evidence.VerdictSupported, AccuracyEstimate: 90, Reasoning: "ok", Evidence: most}
+	j := evidence.SupportJudgement{Verifier: nameA, Verdict: evidence.VerdictSupported, AccuracyEstimate: 90, Reasoning: "ok", Evidence: most}
 	if err := j.Validate(); err != nil {
 		t.Errorf("%d evidence sentences: %v", evidence.MaxEvidence, err)
 	}
@@ -119,7 +119,7 @@ func TestModelReplyLimits(t *testing.T) {
 		t.Errorf("a reasoning of %d runes: %v, want off its schema", evidence.MaxReasoningRunes+1, err)
 	}
 	for _, est := range []int{0, 101} {
-		j := evidence.SupportJudgement{Verifier: NameModelA, Verdict: evidence.VerdictNotFound, AccuracyEstimate: est, Reasoning: "r"}
+		j := evidence.SupportJudgement{Verifier: nameA, Verdict: evidence.VerdictNotFound, AccuracyEstimate: est, Reasoning: "r"}
 		if err := j.Validate(); err == nil {
 			t.Errorf("estimate %d passed", est)
 		}

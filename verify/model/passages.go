@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"sort"
@@ -125,14 +125,13 @@ var stopwords = map[string]bool{"the": true, "and": true, "for": true, "that": t
 	"his": true, "her": true, "their": true, "which": true, "who": true, "but": true, "not": true, "said": true,
 	"been": true, "will": true, "would": true, "into": true, "than": true, "more": true, "also": true, "about": true}
 
-// terms returns the distinct lower-case terms of s worth matching: words of three letters
-// or more that are not stop words, and every number.
+// terms returns the distinct lower-case terms of s worth matching (evidence.LowerWords):
+// words of three letters or more that are not stop words, and every number, whole as the
+// matcher reads it.
 func terms(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if stopwords[w] || utf8.RuneCountInString(w) < 3 && !evidence.IsDigits(w) {
+	for _, w := range evidence.LowerWords(s) {
+		if stopwords[w] || utf8.RuneCountInString(w) < 3 && !evidence.IsNumberWord(w) {
 			continue
 		}
 		out[w] = true

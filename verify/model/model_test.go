@@ -1,4 +1,4 @@
-package verify
+package model
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/match"
+	"evidenceledger/verify"
 )
 
 // The page the model tests check: /report of the loopback site (supportedHTML).
@@ -23,38 +24,44 @@ const (
 )
 
 // tierChecker returns a Checker with the model tier on, both tiers served by chat.
-func tierChecker(t *testing.T, chat *chatServer, tune func(*ModelConfig)) *Checker {
+func tierChecker(t *testing.T, chat *chatServer, tune func(*Config)) *verify.Checker {
 	t.Helper()
-	cfg := ModelConfig{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: time.Hour, Retries: 1} // no limit of its own: a test of the limit sets one
+	return verify.NewChecker(loopbackFetchConfig()).WithModels(newTiers(t, chat, tune))
+}
+
+// newTiers returns the model tier, both tiers served by chat, retrying after a short wait.
+func newTiers(t *testing.T, chat *chatServer, tune func(*Config)) *Tiers {
+	t.Helper()
+	cfg := Config{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: time.Hour, Retries: 1} // no limit of its own: a test of the limit sets one
 	if tune != nil {
 		tune(&cfg)
 	}
-	m, err := NewModels(cfg, testFetchConfig())
+	m, err := New(cfg, loopbackFetchConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range []*modelVerifier{m.first, m.second} {
 		v.client.backoff = 50 * time.Millisecond
 	}
-	return NewChecker(testFetchConfig()).WithModels(m)
+	return m
 }
 
 // agreeing answers every verifier with the same content, and the adjudicator with adj.
 func scripted(a, b, c, adj string) func(chatSeen, int) chatAnswer {
 	return func(req chatSeen, n int) chatAnswer {
 		switch {
-		case req.Role == NameModelA && n == 1:
+		case req.Role == nameA && n == 1:
 			return chatAnswer{Content: a}
-		case req.Role == NameModelA:
+		case req.Role == nameA:
 			return chatAnswer{Content: c}
-		case req.Role == NameModelB:
+		case req.Role == nameB:
 			return chatAnswer{Content: b}
 		}
 		return chatAnswer{Content: adj}
 	}
 }
 
-func checkWithTier(t *testing.T, c *Checker, site *pageServer, claim, quote string) Outcome {
+func checkWithTier(t *testing.T, c *verify.Checker, site *pageServer, claim, quote string) verify.Outcome {
 	t.Helper()
 	tg := evidence.CheckTarget{ClaimID: "c_0000000000000001", ClaimText: claim, CitationID: "ct_0000000000000001",
 		URL: site.At("example.test", "/report"), Quote: quote}
@@ -114,7 +121,7 @@ func TestModelTierVerdicts(t *testing.T) {
 			if out.Checked.Status != tt.wantStatus {
 				t.Errorf("status = %s, want %s: the quote status is the quote check's", out.Checked.Status, tt.wantStatus)
 			}
-			if got := roles(s); !reflect.DeepEqual(got, []string{NameModelA, NameModelB}) {
+			if got := roles(s); !reflect.DeepEqual(got, []string{nameA, nameB}) {
 				t.Errorf("calls = %v, want the two cheap verifiers and no adjudicator", got)
 			}
 			if len(chat.Seen()) != 2 {
@@ -168,7 +175,7 @@ func TestModelOffSchemaEscalates(t *testing.T) {
 			site := newPageServer(t)
 			chat := newChatServer(t, func(req chatSeen, n int) chatAnswer {
 				switch req.Role {
-				case NameModelB:
+				case nameB:
 					return tt.answer
 				case "adjudicator":
 					return chatAnswer{Content: adjudicationJSON(false, "supported", 80, false)}
@@ -186,7 +193,7 @@ func TestModelOffSchemaEscalates(t *testing.T) {
 			if s.Verdict != evidence.VerdictSupported || s.DecidedBy != evidence.SupportByAdjudicator {
 				t.Errorf("support = %q by %q, want supported by the adjudicator (model-a and model-c on their schema)", s.Verdict, s.DecidedBy)
 			}
-			if got := roles(s); !reflect.DeepEqual(got, []string{NameModelA, NameModelB, NameModelC, "adjudicator"}) {
+			if got := roles(s); !reflect.DeepEqual(got, []string{nameA, nameB, nameC, "adjudicator"}) {
 				t.Errorf("calls = %v", got)
 			}
 			if out.Seam != nil {
@@ -254,7 +261,7 @@ func TestModelSplitAndAdjudicatorEscalate(t *testing.T) {
 		verdictJSON("supported", 90, "yes", reportSentence),
 		verdictJSON("contradicted", 70, "no", reportSentence),
 		verdictJSON("supported", 80, "yes", reportSentence), ""))
-	out = checkWithTier(t, tierChecker(t, chat3, func(c *ModelConfig) { c.Adjudicator = Endpoint{} }), site, reportClaim, reportQuote)
+	out = checkWithTier(t, tierChecker(t, chat3, func(c *Config) { c.Adjudicator = Endpoint{} }), site, reportClaim, reportQuote)
 	if s := out.Checked.Support; s.Verdict != "" || s.Adjudication != nil || out.Seam == nil {
 		t.Errorf("support %+v, seam %+v: without an adjudicator a split goes to a person", s, out.Seam)
 	}
@@ -265,7 +272,7 @@ func TestModelRetriesAndTimeout(t *testing.T) {
 	t.Run("429 then success", func(t *testing.T) {
 		site := newPageServer(t)
 		chat := newChatServer(t, func(req chatSeen, n int) chatAnswer {
-			if req.Role == NameModelB && n == 1 {
+			if req.Role == nameB && n == 1 {
 				return chatAnswer{Status: http.StatusTooManyRequests, Body: string(readTestdata(t, "models/error-429.json")), RetryAfter: "0"}
 			}
 			return chatAnswer{Content: good}
@@ -282,7 +289,7 @@ func TestModelRetriesAndTimeout(t *testing.T) {
 		site := newPageServer(t)
 		chat := newChatServer(t, func(req chatSeen, n int) chatAnswer {
 			switch req.Role {
-			case NameModelB:
+			case nameB:
 				return chatAnswer{Hang: true}
 			case "adjudicator":
 				return chatAnswer{Content: adjudicationJSON(false, "supported", 80, false)}
@@ -290,7 +297,7 @@ func TestModelRetriesAndTimeout(t *testing.T) {
 			return chatAnswer{Content: good}
 		})
 		// model-b never answers: the check ends only because the timeout is enforced.
-		s := checkWithTier(t, tierChecker(t, chat, func(c *ModelConfig) { c.Timeout = 200 * time.Millisecond }), site, reportClaim, reportQuote).Checked.Support
+		s := checkWithTier(t, tierChecker(t, chat, func(c *Config) { c.Timeout = 200 * time.Millisecond }), site, reportClaim, reportQuote).Checked.Support
 		if b := s.Judgements[1]; !strings.Contains(b.Problem, "no reply") || s.Calls[1].Attempts != 2 {
 			t.Errorf("model-b = %+v, call %+v: want no reply after 2 attempts", b, s.Calls[1])
 		}
@@ -315,10 +322,10 @@ func TestModelIsolation(t *testing.T) {
 	for _, r := range seen {
 		byRole[r.Role] = append(byRole[r.Role], r)
 	}
-	if len(byRole[NameModelA]) != 2 || len(byRole[NameModelB]) != 1 || len(byRole["adjudicator"]) != 1 {
-		t.Fatalf("requests by role: %d a/c, %d b, %d adjudicator", len(byRole[NameModelA]), len(byRole[NameModelB]), len(byRole["adjudicator"]))
+	if len(byRole[nameA]) != 2 || len(byRole[nameB]) != 1 || len(byRole["adjudicator"]) != 1 {
+		t.Fatalf("requests by role: %d a/c, %d b, %d adjudicator", len(byRole[nameA]), len(byRole[nameB]), len(byRole["adjudicator"]))
 	}
-	a, b, c, adj := byRole[NameModelA][0], byRole[NameModelB][0], byRole[NameModelA][1], byRole["adjudicator"][0]
+	a, b, c, adj := byRole[nameA][0], byRole[nameB][0], byRole[nameA][1], byRole["adjudicator"][0]
 	remotes := map[string]bool{a.Remote: true, b.Remote: true, c.Remote: true, adj.Remote: true}
 	if len(remotes) != 4 {
 		t.Errorf("the requests came over %d connections, want 4 (one client each)", len(remotes))
@@ -354,11 +361,11 @@ func TestModelIsolation(t *testing.T) {
 func TestModelTierOffByDefault(t *testing.T) {
 	site := newPageServer(t)
 	chat := newChatServer(t, func(chatSeen, int) chatAnswer { return chatAnswer{Content: "{}"} })
-	var cfg ModelConfig
+	var cfg Config
 	if cfg.Enabled() {
-		t.Fatal("a zero ModelConfig turns the tier on")
+		t.Fatal("a zero Config turns the tier on")
 	}
-	out := checkWithTier(t, NewChecker(testFetchConfig()), site, reportClaim, reportQuote)
+	out := checkWithTier(t, verify.NewChecker(loopbackFetchConfig()), site, reportClaim, reportQuote)
 	if out.Checked.Support != nil {
 		t.Errorf("support %+v with the tier off", out.Checked.Support)
 	}
@@ -375,8 +382,9 @@ func TestModelBudget(t *testing.T) {
 	site := newPageServer(t)
 	good := verdictJSON("supported", 90, "ok", reportSentence)
 	chat := newChatServer(t, func(chatSeen, int) chatAnswer { return chatAnswer{Content: good} })
-	c := tierChecker(t, chat, func(c *ModelConfig) { c.Budget = Budget{Calls: 2} })
-	ctx := c.beginRun(context.Background())
+	m := newTiers(t, chat, func(c *Config) { c.Budget = Budget{Calls: 2} })
+	c := verify.NewChecker(loopbackFetchConfig()).WithModels(m)
+	ctx := m.BeginRun(context.Background())
 	tg := evidence.CheckTarget{ClaimID: "c_0000000000000001", ClaimText: reportClaim, CitationID: "ct_0000000000000001",
 		URL: site.At("example.test", "/report"), Quote: reportQuote}
 	first, err := c.Check(ctx, tg)
@@ -427,7 +435,7 @@ func TestModelEndpointURLs(t *testing.T) {
 			t.Errorf("chatURL(%q) error shows the password: %v", tt.in, err)
 		}
 	}
-	if _, err := NewModels(ModelConfig{Verifier: Endpoint{URL: "http://127.0.0.1:1/v1"}}, testFetchConfig()); err == nil || !strings.Contains(err.Error(), "no model name") {
+	if _, err := New(Config{Verifier: Endpoint{URL: "http://127.0.0.1:1/v1"}}, loopbackFetchConfig()); err == nil || !strings.Contains(err.Error(), "no model name") {
 		t.Errorf("NewModels without a model name: %v", err)
 	}
 }
@@ -525,7 +533,7 @@ func TestModelBudgetSpentMidCitation(t *testing.T) {
 		verdictJSON("contradicted", 70, "no", reportSentence),
 		verdictJSON("supported", 80, "yes", reportSentence),
 		adjudicationJSON(false, "supported", 90, false)))
-	out := checkWithTier(t, tierChecker(t, chat, func(c *ModelConfig) { c.Budget = Budget{Calls: 3} }), site, reportClaim, reportQuote)
+	out := checkWithTier(t, tierChecker(t, chat, func(c *Config) { c.Budget = Budget{Calls: 3} }), site, reportClaim, reportQuote)
 	s := out.Checked.Support
 	if s.Verdict != "" || s.Adjudication == nil || !strings.Contains(s.Adjudication.Problem, "budget of 3 calls is spent") {
 		t.Fatalf("support %+v: the adjudicator's refused call must not decide", s)
