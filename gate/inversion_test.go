@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"evidenceledger/evidence"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -48,7 +49,7 @@ func inversionWorld(t *testing.T) (*ledger.Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := verify.RunBatch(ctx, st, verify.NewChecker(loopbackFetchConfig()), "system", b.ID, false, 2, nil); err != nil {
+	if _, err := verify.RunBatch(ctx, st, verify.NewChecker(fetchtest.Config()), "system", b.ID, false, 2, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range b.Claims {
@@ -91,7 +92,7 @@ func TestGateInversions(t *testing.T) {
 		{"a unit's case changed", "Acme paid 5 MW of licence fees.", fees},
 		{"a name's case changed", "Acme sued BETA over the harbour contract in March.", sued},
 	}
-	check := Options{Check: &Check{Store: StoreImporter(st), Checker: verify.NewChecker(loopbackFetchConfig()), Actor: "user:gate"}}
+	check := Options{Check: &Check{Store: StoreImporter(st), Checker: verify.NewChecker(fetchtest.Config()), Actor: "user:gate"}}
 	for _, tt := range block {
 		t.Run(tt.desc, func(t *testing.T) {
 			cited := strings.TrimSuffix(tt.text, ".") + " ([news](" + url + ")): “" + tt.quote + "”."

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"evidenceledger/evidence"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -122,7 +123,7 @@ func newGateWorld(t *testing.T) gateWorld {
 			t.Fatal(err)
 		}
 	}
-	checker := verify.NewChecker(loopbackFetchConfig())
+	checker := verify.NewChecker(fetchtest.Config())
 	if _, err := verify.RunBatch(ctx, st, checker, "system", b.ID, false, 4, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestGateCheckOnTheSpot(t *testing.T) {
 	l := StoreLedger(w.store)
 	about := w.url("acme.test", "/about")
 	check := func(timeout time.Duration) Options {
-		return Options{Check: &Check{Store: StoreImporter(w.store), Checker: verify.NewChecker(loopbackFetchConfig()),
+		return Options{Check: &Check{Store: StoreImporter(w.store), Checker: verify.NewChecker(fetchtest.Config()),
 			Actor: "user:gate", Timeout: timeout}}
 	}
 	found := "# Acme\n\n- Use tabs.\n- Acme's founders met at Leeds University ([team](" + w.url("acme.test", "/team") + ")): “Acme's founders, Ann Lee and Raj Patel, met at Leeds University”.\n"

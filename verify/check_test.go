@@ -11,6 +11,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/match"
 )
 
@@ -119,7 +120,7 @@ func TestCheckScenarios(t *testing.T) {
 				u = srv.At(tc.host, tc.path)
 			}
 			before := srv.Requests(tc.host)
-			out, err := NewChecker(testFetchConfig()).Check(context.Background(), target(u, tc.quote))
+			out, err := NewChecker(fetchtest.Config()).Check(context.Background(), target(u, tc.quote))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +198,7 @@ func TestCheckScenarios(t *testing.T) {
 
 func TestSplitRecordsEveryVerdictAndBothDocuments(t *testing.T) {
 	srv := newPageServer(t)
-	out, err := NewChecker(testFetchConfig()).Check(context.Background(), target(srv.At("flip.test", "/flip"), "The minister resigned on Tuesday"))
+	out, err := NewChecker(fetchtest.Config()).Check(context.Background(), target(srv.At("flip.test", "/flip"), "The minister resigned on Tuesday"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func (o offSchema) Verify(context.Context, evidence.CheckTarget) Report {
 
 func TestOffSchemaVerdictEscalatesAndNeverPasses(t *testing.T) {
 	srv := newPageServer(t)
-	cfg := testFetchConfig()
+	cfg := fetchtest.Config()
 	tests := []struct {
 		desc       string
 		quote      string
@@ -364,7 +365,7 @@ func TestAdjudicatorCannotFetch(t *testing.T) {
 // fetchers and extractors, that every escalation gets a new fetcher, and that on the wire
 // the two open their own connections.
 func TestVerifiersIndependentByConstruction(t *testing.T) {
-	c := NewChecker(testFetchConfig())
+	c := NewChecker(fetchtest.Config())
 	first, second := c.first.(*QuoteVerifier), c.second.(*QuoteVerifier)
 	third1, third2 := c.third().(*QuoteVerifier), c.third().(*QuoteVerifier)
 	fetchers := map[*fetch.Fetcher]string{}
@@ -394,7 +395,7 @@ func TestVerifiersIndependentByConstruction(t *testing.T) {
 
 func TestTruncatedPage(t *testing.T) {
 	srv := newPageServer(t)
-	cfg := testFetchConfig()
+	cfg := fetchtest.Config()
 	cfg.MaxBytes = 200
 	tests := []struct {
 		desc    string
@@ -424,7 +425,7 @@ func TestCheckInterrupted(t *testing.T) {
 	srv := newPageServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := NewChecker(testFetchConfig()).Check(ctx, target(srv.At("a.test", "/report"), "the registry counted 4,812 companies"))
+	_, err := NewChecker(fetchtest.Config()).Check(ctx, target(srv.At("a.test", "/report"), "the registry counted 4,812 companies"))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want one wrapping context.Canceled", err)
 	}

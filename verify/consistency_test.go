@@ -8,6 +8,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/match"
 )
 
@@ -41,7 +42,7 @@ func TestConsistencyCasesAreOnTheirPages(t *testing.T) {
 // there) and opens a contradiction seam quoting both, with no model at all.
 func TestCheckConsistencyOpensContradiction(t *testing.T) {
 	site := newPageServer(t)
-	c := NewChecker(testFetchConfig())
+	c := NewChecker(fetchtest.Config())
 	check := func(claim, quote string) Outcome {
 		out, err := c.Check(context.Background(), evidence.CheckTarget{ClaimID: "c_0000000000000001", ClaimText: claim,
 			CitationID: "ct_0000000000000001", URL: site.At("news.test", "/corpus/wapo-1.html"), Quote: quote})

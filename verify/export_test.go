@@ -1,9 +1,11 @@
 package verify
 
+import "evidenceledger/fetch/fetchtest"
+
 // The loopback helpers of loopback_test.go, for the tests of package verify_test, which
 // check pages into a real ledger.
 var (
-	LoopbackFetchConfig = testFetchConfig
+	LoopbackFetchConfig = fetchtest.Config
 	NewLoopbackSite     = newPageServer
 	ReadCorpusPage      = readCorpusPage
 )

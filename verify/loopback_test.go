@@ -1,12 +1,10 @@
 package verify
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,39 +12,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
-
-	"evidenceledger/fetch"
 )
 
 // The loopback world the tests of this package (verify and verify_test) check pages in:
 // names ending in ".test" resolve to 127.0.0.1, where a test site answers.
-
-// testResolver stands in for DNS: every name ending in ".test" is 127.0.0.1, anything else
-// does not exist.
-type testResolver struct{}
-
-func (testResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if strings.HasSuffix(host, ".test") {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-}
-
-// testFetchConfig opens loopback, maps *.test to it, waits for nobody, and treats
-// walled.test as a login-walled host. No fetch has a time limit of its own, so a page a test
-// holds stays held as long as the test needs, however slow the machine (the test binary's
-// -timeout bounds it); the fetch time limits are tested in package fetch.
-func testFetchConfig() fetch.Config {
-	return fetch.Config{
-		Allow:        []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-		Resolver:     testResolver{},
-		MinDelay:     -1,
-		HopTimeout:   time.Hour,
-		TotalTimeout: time.Hour,
-		LoginWalled:  []string{"walled.test"},
-	}
-}
 
 // supportedHTML is the page /report serves.
 const supportedHTML = `<!doctype html><html><head><title>Annual report</title></head><body>

@@ -10,6 +10,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/pdf"
 )
 
@@ -56,7 +57,7 @@ func TestCheckInkPDFs(t *testing.T) {
 		files["/"+k.Name+".pdf"] = readPDF(t, filepath.Join("ink", k.Name+".pdf"))
 	}
 	srv := newPDFServer(t, files)
-	c := NewChecker(testFetchConfig())
+	c := NewChecker(fetchtest.Config())
 	for _, k := range cases {
 		t.Run(k.Name, func(t *testing.T) {
 			out, err := c.Check(context.Background(), target(srv.At("a.test", "/"+k.Name+".pdf"), k.Quote))
@@ -86,7 +87,7 @@ func TestCheckInkPDFs(t *testing.T) {
 // not_found for the PDFium verifier, with a note saying so and naming the page.
 func TestPDFInkNote(t *testing.T) {
 	srv := newPDFServer(t, map[string][]byte{"/w.pdf": readPDF(t, "ink/white-on-white.pdf")})
-	r := NewDOMVerifier(testFetchConfig()).Verify(context.Background(), target(srv.At("a.test", "/w.pdf"), "The committee approved the harbour contract in secret"))
+	r := NewDOMVerifier(fetchtest.Config()).Verify(context.Background(), target(srv.At("a.test", "/w.pdf"), "The committee approved the harbour contract in secret"))
 	if r.Result.Verdict != evidence.VerdictNotFound {
 		t.Fatalf("verdict %s (%s), want not_found", r.Result.Verdict, r.Result.Reasoning)
 	}
@@ -142,7 +143,7 @@ func TestRunConfirmsInkTogether(t *testing.T) {
 	srv := newPDFServer(t, map[string][]byte{"/w.pdf": readPDF(t, "ink/white-on-white.pdf")})
 	u := srv.At("a.test", "/w.pdf")
 	hidden, visible := "The committee approved the harbour contract in secret", "This page also carries a sentence that anyone can read."
-	run := NewChecker(testFetchConfig()).NewRun()
+	run := NewChecker(fetchtest.Config()).NewRun()
 	run.expect(u, []string{hidden, visible})
 	out, err := run.Check(context.Background(), target(u, hidden))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/pdf"
 )
 
@@ -155,7 +156,7 @@ func TestPDFUnreadable(t *testing.T) {
 		{"/broken.pdf", "During the year under review the authority", "", nil},
 	}
 	for _, tc := range tests {
-		cfg := testFetchConfig()
+		cfg := fetchtest.Config()
 		if tc.cfg != nil {
 			tc.cfg(&cfg)
 		}
@@ -193,7 +194,7 @@ func newPDFServer(t testing.TB, files map[string][]byte) *pageServer {
 // engines, and an altered quote is not_found.
 func TestCheckPDF(t *testing.T) {
 	srv := newPDFServer(t, map[string][]byte{"/report.pdf": readPDF(t, "report.pdf")})
-	c := NewChecker(testFetchConfig())
+	c := NewChecker(fetchtest.Config())
 	out, err := c.Check(context.Background(), target(srv.At("a.test", "/report.pdf"), "the third highest since records began"))
 	if err != nil {
 		t.Fatal(err)
@@ -287,7 +288,7 @@ func TestPDFDeclaredLanguage(t *testing.T) {
 		files["/"+name] = readPDF(t, filepath.Join("lang", name))
 	}
 	srv := newPDFServer(t, files)
-	c := NewChecker(testFetchConfig())
+	c := NewChecker(fetchtest.Config())
 	const quote = "Lawmakers debated … taxes, tobacco levies, excise duties"
 	for name, want := range map[string]evidence.Status{
 		"lang-none.pdf": evidence.StatusNotFound,

@@ -14,6 +14,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/fetch/fetchtest"
 )
 
 // The rendering verifier's tests run in a real headless Chromium, one browser for the whole
@@ -89,7 +90,7 @@ func (s *renderSite) path(p string) int {
 
 func renderChecker(t testing.TB, r *Renderer) *Checker {
 	t.Helper()
-	return NewChecker(testFetchConfig()).WithRenderer(r)
+	return NewChecker(fetchtest.Config()).WithRenderer(r)
 }
 
 func checkOne(t *testing.T, c *Checker, u, quote string) evidence.Checked {
@@ -167,7 +168,7 @@ func TestRenderConfirmsWhatAReaderSees(t *testing.T) {
 func TestRenderMakesNoRequestOfItsOwn(t *testing.T) {
 	r := testRenderer(t)
 	site := newRenderSite(t)
-	v := withRender(NewDOMVerifier(testFetchConfig()), r).(*QuoteVerifier)
+	v := withRender(NewDOMVerifier(fetchtest.Config()), r).(*QuoteVerifier)
 	for _, page := range []string{"covered.html", "robots-sheet.html", "scripted.html"} {
 		u := site.sitePre + "/render/" + page
 		c := v.Capture(context.Background(), u)
@@ -217,13 +218,13 @@ func TestRenderScriptsOn(t *testing.T) {
 	if ch.Status != evidence.StatusNotFound {
 		t.Errorf("a sentence the script does not draw: %s (%s), want not_found", ch.Status, ch.Note)
 	}
-	ch = checkOne(t, NewChecker(testFetchConfig()), u, "The turnout reached sixty-two percent in the northern district")
+	ch = checkOne(t, NewChecker(fetchtest.Config()), u, "The turnout reached sixty-two percent in the northern district")
 	if ch.Status != evidence.StatusUnreachable {
 		t.Errorf("without a renderer: %s (%s), want unreachable", ch.Status, ch.Note)
 	}
 	off := NewRenderer(RenderConfig{})
 	t.Cleanup(func() { off.Close() })
-	ch = checkOne(t, NewChecker(testFetchConfig()).WithRenderer(off), u, "The turnout reached sixty-two percent in the northern district")
+	ch = checkOne(t, NewChecker(fetchtest.Config()).WithRenderer(off), u, "The turnout reached sixty-two percent in the northern district")
 	if ch.Status != evidence.StatusUnreachable {
 		t.Errorf("with scripts off: %s (%s), want unreachable", ch.Status, ch.Note)
 	}
@@ -239,7 +240,7 @@ func TestRenderChromiumAbsent(t *testing.T) {
 	if _, err := r.Available(); err == nil {
 		t.Fatal("a binary that does not exist is available")
 	}
-	c := NewChecker(testFetchConfig()).WithRenderer(r)
+	c := NewChecker(fetchtest.Config()).WithRenderer(r)
 	ch := checkOne(t, c, site.sitePre+"/render/covered.html", "The council approved the budget for the coming year")
 	if ch.Status != evidence.StatusFound {
 		t.Fatalf("status %s (%s), want found_at_source", ch.Status, ch.Note)

@@ -3,10 +3,8 @@ package web
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -14,29 +12,16 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/verify"
 )
 
-// loopback resolves every name ending in ".test" to 127.0.0.1.
-type loopback struct{}
-
-func (loopback) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if strings.HasSuffix(host, ".test") {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-}
-
-// loopbackFetch is the fetcher's configuration in these tests: loopback is open, *.test maps
-// to it, nobody is waited for, and no fetch has a time limit of its own, so a page a test
-// holds stays held as long as the test needs, however slow the machine (the test binary's
-// -timeout bounds it). Tests of the time limits themselves live in package fetch.
+// loopbackFetch is the fetcher's configuration in these tests: fetchtest's, with the default
+// login-walled hosts rather than its one.
 func loopbackFetch() fetch.Config {
-	return fetch.Config{
-		Allow:    []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-		Resolver: loopback{}, MinDelay: -1,
-		HopTimeout: time.Hour, TotalTimeout: time.Hour,
-	}
+	cfg := fetchtest.Config()
+	cfg.LoginWalled = nil
+	return cfg
 }
 
 // checkFixture is a server over a real ledger with real check jobs, and a loopback site

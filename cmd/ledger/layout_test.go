@@ -74,6 +74,7 @@ var allowedImports = []struct {
 	{"evidence", nil},
 	{"match", []string{"evidence"}}, // the quote matcher: pure, beside the domain
 	{"migrations", nil},
+	{"fetch/fetchtest", []string{"fetch"}}, // the tests' loopback world; imported by tests alone
 	{"fetch", nil},
 	{"pdf", nil},
 	{"verify/model", []string{"evidence", "match", "fetch", "verify"}}, // the model tiers: below verify's Checker, which declares SupportJudge
@@ -126,6 +127,9 @@ func TestLayout(t *testing.T) {
 			irel := strings.TrimPrefix(imp, module)
 			if under(irel, "cmd") || under(irel, "web") && !under(rel, "web") && !all {
 				t.Errorf("%s imports %s: only the binary imports web, and nothing imports cmd", rel, irel)
+			}
+			if under(irel, "fetch/fetchtest") {
+				t.Errorf("%s imports %s: only tests import it", rel, irel)
 			}
 			irow, _, _, _ := rule(irel)
 			if all || irow == row {

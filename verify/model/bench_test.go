@@ -11,6 +11,7 @@ import (
 
 	"evidenceledger/evidence"
 	"evidenceledger/fetch"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/match"
 	"evidenceledger/verify"
 )
@@ -57,7 +58,7 @@ func BenchmarkModelTier(b *testing.B) {
 		}
 		return chatAnswer{Content: verdictJSON("supported", 85, "The passage states the claim.", m[1])}
 	})
-	models, err := New(Config{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: 5 * time.Second}, loopbackFetchConfig())
+	models, err := New(Config{Verifier: chat.Endpoint("cheap"), Adjudicator: chat.Endpoint("big"), Timeout: 5 * time.Second}, fetchtest.Config())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -72,8 +73,8 @@ func BenchmarkModelTier(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		// New checkers each round: a Fetcher's per-host budget is for one run.
-		floor := verify.NewChecker(loopbackFetchConfig())
-		tier := verify.NewChecker(loopbackFetchConfig()).WithModels(models)
+		floor := verify.NewChecker(fetchtest.Config())
+		tier := verify.NewChecker(fetchtest.Config()).WithModels(models)
 		start := time.Now()
 		for _, t := range targets {
 			if _, err := floor.Check(ctx, t); err != nil {

@@ -1,51 +1,19 @@
 package model
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
-
-	"evidenceledger/fetch"
 )
 
 // The loopback world the model tests check pages in: names ending in ".test" resolve to
 // 127.0.0.1, where a test site answers. It is the part of package verify's test site
 // (verify/loopback_test.go) that the model tier reads: the report page, a page scripts
 // draw, the corpus pages, and a login-walled host.
-
-// loopbackResolver stands in for DNS: every name ending in ".test" is 127.0.0.1, anything
-// else does not exist.
-type loopbackResolver struct{}
-
-func (loopbackResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if strings.HasSuffix(host, ".test") {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-}
-
-// loopbackFetchConfig opens loopback, maps *.test to it, waits for nobody, and treats
-// walled.test as a login-walled host. No fetch has a time limit of its own (the test
-// binary's -timeout bounds it); the fetch time limits are tested in package fetch.
-func loopbackFetchConfig() fetch.Config {
-	return fetch.Config{
-		Allow:        []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-		Resolver:     loopbackResolver{},
-		MinDelay:     -1,
-		HopTimeout:   time.Hour,
-		TotalTimeout: time.Hour,
-		LoginWalled:  []string{"walled.test"},
-	}
-}
 
 // supportedHTML is the page /report serves.
 const supportedHTML = `<!doctype html><html><head><title>Annual report</title></head><body>

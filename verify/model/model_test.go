@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"evidenceledger/evidence"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/match"
 	"evidenceledger/verify"
 )
@@ -26,7 +27,7 @@ const (
 // tierChecker returns a Checker with the model tier on, both tiers served by chat.
 func tierChecker(t *testing.T, chat *chatServer, tune func(*Config)) *verify.Checker {
 	t.Helper()
-	return verify.NewChecker(loopbackFetchConfig()).WithModels(newTiers(t, chat, tune))
+	return verify.NewChecker(fetchtest.Config()).WithModels(newTiers(t, chat, tune))
 }
 
 // newTiers returns the model tier, both tiers served by chat, retrying after a short wait.
@@ -36,7 +37,7 @@ func newTiers(t *testing.T, chat *chatServer, tune func(*Config)) *Tiers {
 	if tune != nil {
 		tune(&cfg)
 	}
-	m, err := New(cfg, loopbackFetchConfig())
+	m, err := New(cfg, fetchtest.Config())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +366,7 @@ func TestModelTierOffByDefault(t *testing.T) {
 	if cfg.Enabled() {
 		t.Fatal("a zero Config turns the tier on")
 	}
-	out := checkWithTier(t, verify.NewChecker(loopbackFetchConfig()), site, reportClaim, reportQuote)
+	out := checkWithTier(t, verify.NewChecker(fetchtest.Config()), site, reportClaim, reportQuote)
 	if out.Checked.Support != nil {
 		t.Errorf("support %+v with the tier off", out.Checked.Support)
 	}
@@ -383,7 +384,7 @@ func TestModelBudget(t *testing.T) {
 	good := verdictJSON("supported", 90, "ok", reportSentence)
 	chat := newChatServer(t, func(chatSeen, int) chatAnswer { return chatAnswer{Content: good} })
 	m := newTiers(t, chat, func(c *Config) { c.Budget = Budget{Calls: 2} })
-	c := verify.NewChecker(loopbackFetchConfig()).WithModels(m)
+	c := verify.NewChecker(fetchtest.Config()).WithModels(m)
 	ctx := m.BeginRun(context.Background())
 	tg := evidence.CheckTarget{ClaimID: "c_0000000000000001", ClaimText: reportClaim, CitationID: "ct_0000000000000001",
 		URL: site.At("example.test", "/report"), Quote: reportQuote}
@@ -435,7 +436,7 @@ func TestModelEndpointURLs(t *testing.T) {
 			t.Errorf("chatURL(%q) error shows the password: %v", tt.in, err)
 		}
 	}
-	if _, err := New(Config{Verifier: Endpoint{URL: "http://127.0.0.1:1/v1"}}, loopbackFetchConfig()); err == nil || !strings.Contains(err.Error(), "no model name") {
+	if _, err := New(Config{Verifier: Endpoint{URL: "http://127.0.0.1:1/v1"}}, fetchtest.Config()); err == nil || !strings.Contains(err.Error(), "no model name") {
 		t.Errorf("NewModels without a model name: %v", err)
 	}
 }

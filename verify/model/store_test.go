@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"evidenceledger/evidence"
+	"evidenceledger/fetch/fetchtest"
 	"evidenceledger/ledger"
 	"evidenceledger/verify"
 )
@@ -99,11 +100,11 @@ func TestModelTierRecordedAndReplayed(t *testing.T) {
 		}
 		return chatAnswer{Content: verdictJSON("supported", 90, "The page gives the count.", reportSentence)}
 	})
-	models, err := New(Config{Verifier: chat.Endpoint("cheap"), Timeout: time.Hour}, loopbackFetchConfig())
+	models, err := New(Config{Verifier: chat.Endpoint("cheap"), Timeout: time.Hour}, fetchtest.Config())
 	if err != nil {
 		t.Fatal(err)
 	}
-	checker := verify.NewChecker(loopbackFetchConfig()).WithModels(models)
+	checker := verify.NewChecker(fetchtest.Config()).WithModels(models)
 	claim := func(text, url string) evidence.Claim {
 		return evidence.Claim{Text: text, Status: evidence.StatusReported,
 			Citations: []evidence.Citation{{URL: url, Quote: "the registry counted 4,812 companies", Status: evidence.StatusReported}}}
@@ -179,12 +180,12 @@ func TestParaphraseAcceptedThroughASeam(t *testing.T) {
 	chat := newChatServer(t, func(chatSeen, int) chatAnswer {
 		return chatAnswer{Content: verdictJSON("supported", 85, "The page gives the count in other words.", reportSentence)}
 	})
-	models, err := New(Config{Verifier: chat.Endpoint("cheap"), Timeout: time.Hour}, loopbackFetchConfig())
+	models, err := New(Config{Verifier: chat.Endpoint("cheap"), Timeout: time.Hour}, fetchtest.Config())
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := importClaim(t, store, "The registry counted 4,812 companies in 2025.", site.At("a.test", "/report"), "the registry recorded four thousand eight hundred firms")
-	if _, err := verify.RunBatch(ctx, store, verify.NewChecker(loopbackFetchConfig()).WithModels(models), "system", b.ID, false, 1, nil); err != nil {
+	if _, err := verify.RunBatch(ctx, store, verify.NewChecker(fetchtest.Config()).WithModels(models), "system", b.ID, false, 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	c, err := store.Claim(ctx, b.Claims[0].ID)
