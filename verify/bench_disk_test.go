@@ -64,4 +64,3 @@ func BenchmarkDiskPerCorpusCheck(b *testing.B) {
 		b.StartTimer()
 	}
 }
-
