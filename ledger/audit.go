@@ -229,7 +229,7 @@ func newChainChecker(probs *problemList, anchors *KeyHistory) *chainChecker {
 				for i := range b.evs {
 					switch {
 					case b.evs[i].Seq <= c.from:
-						c.rehash(&b.evs[i])
+						c.rehashAudited(&b.evs[i])
 					case b.pubs[i] != nil:
 						c.verify(&b.evs[i], b.pubs[i])
 					}
@@ -347,6 +347,18 @@ func (c *chainChecker) rehash(ev *Event) (d [32]byte, ok bool) {
 	return d, true
 }
 
+// rehashAudited re-hashes an event an earlier audit checked: its payload as stored, which
+// that audit found canonical if the hash is still the same (the tree pins it); only when it
+// is not is the event checked as rehash checks any.
+func (c *chainChecker) rehashAudited(ev *Event) {
+	d := sha256.Sum256(ev.canonicalWith(ev.Payload))
+	var hx [2 * sha256.Size]byte
+	hex.Encode(hx[:], d[:])
+	if string(hx[:]) != ev.Hash {
+		c.rehash(ev)
+	}
+}
+
 // verify re-hashes an event and checks its signature.
 func (c *chainChecker) verify(ev *Event, pub ed25519.PublicKey) {
 	d, ok := c.rehash(ev)
@@ -384,15 +396,20 @@ func (c *chainChecker) add(ev Event) {
 	if ev.V != FormatVersion {
 		c.probs.add(ev.Seq, "", "event %d: format version %d, but this audit checks version %d", ev.Seq, ev.V, FormatVersion)
 	}
-	if t, err := parseAt(ev.At); err != nil {
-		c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
-	} else if t.Before(c.lastAt) {
-		c.probs.add(ev.Seq, "", "event %d: its time %s is earlier than the time of the event before it", ev.Seq, ev.At)
-	} else {
-		c.lastAt = t
-	}
-	if err := checkActor(ev.Actor); err != nil {
-		c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
+	// An event before from is the one an earlier audit checked when its hash is (the worker
+	// re-hashes it, and the tree pins its hash): its time and actor are not read again,
+	// except the time of the event just before the new ones, which they must not precede.
+	if ev.Seq >= c.from {
+		if t, err := parseAt(ev.At); err != nil {
+			c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
+		} else if t.Before(c.lastAt) {
+			c.probs.add(ev.Seq, "", "event %d: its time %s is earlier than the time of the event before it", ev.Seq, ev.At)
+		} else {
+			c.lastAt = t
+		}
+		if err := checkActor(ev.Actor); err != nil {
+			c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
+		}
 	}
 	pub, ok := c.keyOf(&ev)
 	if !ok {
@@ -625,8 +642,16 @@ func (s *Store) audit(ctx context.Context, opts AuditOptions, want *Checkpoint, 
 	probs := &problemList{}
 	c := newChainChecker(probs, nil)
 	c.want = want
-	c.replay = rp.events
-	c.replayFrom = rp.from
+	// The replay receives the events it lacks from the checker, in order with the others
+	// (a full audit; a working copy rebuilt or behind), or, when the working copy holds
+	// every event up to the last audit (feedNew), from a query of its own for the new events:
+	// then the replay, which costs the most per event, runs while the main pass re-hashes
+	// the old ones, rather than after it. Both read in rtx: one snapshot.
+	feedNew := plan.incremental && rp.from == plan.pin.Size
+	if !feedNew {
+		c.replay = rp.events
+		c.replayFrom = rp.from
+	}
 	if plan.pin != nil {
 		c.pin = plan.pin
 		if c.pinRoot, err = parseRoot(plan.pin.Root); err != nil {
@@ -654,24 +679,45 @@ func (s *Store) audit(ctx context.Context, opts AuditOptions, want *Checkpoint, 
 		return size, []byte(text), true
 	})
 	go rp.run(ctx, probs)
+	// What the store holds beside the events is checked into lists of its own, appended
+	// after the workers' problems in a fixed order (blobs and triggers, tables, then the
+	// checkpoints' consistency), so that the report lists problems in the same order as if
+	// each step had waited for the one before. The full audit checks the blobs after the
+	// main pass, while the replay catches up, and compares the tables once the replay is
+	// done. The incremental one checks the new events' blobs, and compares the rows they
+	// touched as soon as the replay has applied them, beside the main pass.
+	stored, tables, after := &problemList{}, &problemList{}, &problemList{}
+	fed, blobs, compared := make(chan error, 1), make(chan error, 1), make(chan error, 1)
+	if feedNew {
+		go func() { fed <- feedReplay(ctx, rtx, rp.from, rp.events) }()
+	} else {
+		fed <- nil
+	}
+	if plan.incremental {
+		go func() { blobs <- checkNewBlobs(ctx, rtx, plan.pin.Size, stored) }()
+		go func() {
+			err := <-rp.done
+			if err == nil {
+				err = compareTouched(ctx, rtx, rp.tx, tables)
+			}
+			compared <- err
+		}()
+	}
 	err = eachEvent(ctx, rtx, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events ORDER BY seq", c.add)
 	c.end()
 	c.closeQueue()
 	defer c.wg.Wait()
-	// The blob check reads only the store: it runs while the replay catches up. Its
-	// problems, like those of the tables, go to a list of their own, appended after the
-	// workers' ones, so that the report lists problems in the same order as if each step had
-	// waited for the one before.
-	stored := &problemList{}
-	if err == nil {
-		if plan.incremental {
-			err = checkNewBlobs(ctx, rtx, c.from, stored)
-		} else {
-			err = checkBlobs(ctx, rtx, stored)
-		}
+	if err == nil && !plan.incremental {
+		err = checkBlobs(ctx, rtx, stored)
 	}
-	if rerr := <-rp.done; err == nil {
-		err = rerr
+	waits := []chan error{fed, rp.done}
+	if plan.incremental {
+		waits = []chan error{fed, blobs, compared}
+	}
+	for _, ch := range waits {
+		if werr := <-ch; err == nil {
+			err = werr
+		}
 	}
 	if err == nil {
 		err = cpErr
@@ -686,34 +732,32 @@ func (s *Store) audit(ctx context.Context, opts AuditOptions, want *Checkpoint, 
 	if err := checkTriggers(ctx, rtx, stored); err != nil {
 		return Report{}, nil, fmt.Errorf("audit: %w", err)
 	}
-	if plan.incremental {
-		if err := compareTouched(ctx, rtx, rp.tx, stored); err != nil {
-			return Report{}, nil, fmt.Errorf("audit: %w", err)
-		}
-	} else {
+	if !plan.incremental {
 		for _, t := range projectionTables {
-			if err := compareTable(ctx, rtx, rp.db, t, stored); err != nil {
+			if err := compareTable(ctx, rtx, rp.db, t, tables); err != nil {
 				return Report{}, nil, fmt.Errorf("audit: compare table %s: %w", t.name, err)
 			}
 		}
-		if err := checkRollups(ctx, rtx, stored); err != nil {
+		if err := checkRollups(ctx, rtx, tables); err != nil {
 			return Report{}, nil, fmt.Errorf("audit: %w", err)
 		}
 	}
 	root := c.root()
 	if want != nil && want.Size <= c.events {
-		checkConsistency(ctx, rtx, want.Size, want.Root, "your checkpoint", c.events, root, stored)
+		checkConsistency(ctx, rtx, want.Size, want.Root, "your checkpoint", c.events, root, after)
 	}
 	if p := plan.pin; p != nil && p.Size <= c.events && !c.badLeaf {
-		checkConsistency(ctx, rtx, p.Size, c.pinRoot, "the tree your last audit verified", c.events, root, stored)
+		checkConsistency(ctx, rtx, p.Size, c.pinRoot, "the tree your last audit verified", c.events, root, after)
 	}
 	if len(opts.Witnesses) > 0 && want == nil {
-		if err := checkLatestCosigned(ctx, rtx, opts, stored); err != nil {
+		if err := checkLatestCosigned(ctx, rtx, opts, after); err != nil {
 			return Report{}, nil, fmt.Errorf("audit: %w", err)
 		}
 	}
 	c.wg.Wait()
 	probs.addAll(stored)
+	probs.addAll(tables)
+	probs.addAll(after)
 	rep := probs.report(c.events, c.head, rootB64(root))
 	rep.Kind, rep.LastFull = "full", formatAt(plan.start)
 	if plan.incremental {
@@ -910,6 +954,30 @@ type replay struct {
 	// commit or roll back; without it, run commits.
 	keep bool
 	tx   *sql.Tx
+}
+
+// feedReplay sends the events after from, decoded, to the replay in batches, and closes
+// its channel.
+func feedReplay(ctx context.Context, q queryer, from int64, to chan<- auditBatch) error {
+	defer close(to)
+	var b auditBatch
+	send := func() {
+		b.ready = make(chan struct{})
+		close(b.ready)
+		to <- b
+		b = auditBatch{}
+	}
+	err := eachEvent(ctx, q, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events WHERE seq > ? ORDER BY seq", func(ev Event) {
+		p, err := decodeEvent(&ev)
+		b.evs, b.decoded, b.decodeErr = append(b.evs, ev), append(b.decoded, p), append(b.decodeErr, err)
+		if len(b.evs) == auditBatchSize {
+			send()
+		}
+	}, from)
+	if len(b.evs) > 0 {
+		send()
+	}
+	return err
 }
 
 // replayPragmas are those of an audit's own database: it is thrown away after the audit

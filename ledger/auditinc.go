@@ -289,31 +289,40 @@ func compareTouched(ctx context.Context, stored, wc *sql.Tx, probs *problemList)
 }
 
 // compareKeys compares the rows of t with the given keys in the store and in the working
-// copy; differs reports that it found (and reported) a row that differs.
+// copy; differs reports that it found (and reported) a row that differs. Both sides are
+// read at once, each on its own connection, by the first key column (the first column of
+// the table's key index): a row of another key that the query also returns is left out.
 func compareKeys(ctx context.Context, stored, wc *sql.Tx, t projectionTable, keys [][]any, probs *problemList) (differs bool, err error) {
-	kcols := keyColumns(t)
-	var where string
-	args := make([]any, 0, len(keys)*len(kcols))
-	marks := make([]string, len(keys))
-	for i, k := range keys {
-		args = append(args, k...)
-		marks[i] = "(" + strings.TrimSuffix(strings.Repeat("?, ", len(k)), ", ") + ")"
-	}
-	if len(kcols) == 1 {
-		where = kcols[0] + " IN (" + strings.Join(marks, ", ") + ")"
-	} else {
-		where = "(" + strings.Join(kcols, ", ") + ") IN (VALUES " + strings.Join(marks, ", ") + ")"
-	}
-	q := `SELECT * FROM "` + t.name + `" WHERE ` + where
 	names := strings.Split(t.orderBy, ", ")
-	cols, have, err := rowsByKey(ctx, stored, q, args, names)
+	var firsts []any
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if f := rowKey(k[:1]); !seen[f] {
+			seen[f] = true
+			firsts = append(firsts, k[0])
+		}
+	}
+	q := `SELECT * FROM "` + t.name + `" WHERE "` + names[0] + `" IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(firsts)), ", ") + ")"
+	type side struct {
+		cols []string
+		rows map[string][]any
+		err  error
+	}
+	done := make(chan side, 1)
+	go func() {
+		var s side
+		s.cols, s.rows, s.err = rowsByKey(ctx, stored, q, firsts, names)
+		done <- s
+	}()
+	wcols, rebuilt, err := rowsByKey(ctx, wc, q, firsts, names)
+	st := <-done
+	if err == nil {
+		err = st.err
+	}
 	if err != nil {
 		return false, err
 	}
-	wcols, rebuilt, err := rowsByKey(ctx, wc, q, args, names)
-	if err != nil {
-		return false, err
-	}
+	cols, have := st.cols, st.rows
 	if len(cols) != len(wcols) {
 		return false, fmt.Errorf("table %s has %d columns in the store but %d when rebuilt", t.name, len(cols), len(wcols))
 	}
