@@ -42,6 +42,25 @@ type Report struct {
 	// the audit recomputed it: compare it with a checkpoint of size Events.
 	Root     string    `json:"root,omitempty"`
 	Problems []Problem `json:"problems"`
+
+	// Kind says which audit of the database ran: "full" (every signature verified, every
+	// table rebuilt from all the events and compared) or "incremental" (from the auditor's
+	// state: see docs/chain.md, "Incremental audit"). Empty for the offline audit of an
+	// export, which has no tables.
+	Kind string `json:"kind,omitempty"`
+	// From is the size of the tree the incremental audit started from (the last audit's):
+	// the signatures of the events after it were verified and the rows they touched
+	// recomputed. 0 for a full audit.
+	From int64 `json:"from"`
+	// LastFull is when the last full audit ran (RFC 3339 UTC): for a full audit, this one;
+	// for an incremental one, the last full audit of the state it started from.
+	LastFull string `json:"last_full,omitempty"`
+	// NotChecked says, for an incremental audit, what it left to the full audit.
+	NotChecked string `json:"not_checked,omitempty"`
+	// State is the auditor's state file the audit read and wrote, if any; Notes say what
+	// happened to it and to its working copy.
+	State string   `json:"state,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 }
 
 // AuditOptions ask more of an audit than that the chain agrees with itself.
@@ -56,6 +75,14 @@ type AuditOptions struct {
 	// Witnesses are cosigner verifier keys (C2SP tlog-cosignature) that must have cosigned
 	// Checkpoint, or, without it, the ledger's latest checkpoint (online audit).
 	Witnesses []string
+	// State is the auditor's state file (docs/chain.md, "Incremental audit"): the audit
+	// starts from it, incrementally, and writes it anew when it finds nothing wrong. Keep it
+	// where the ledger's server cannot write, never in the data directory. Empty: a full
+	// audit that keeps no state.
+	State string
+	// Full makes the audit full even when State holds a state to start from (or holds one
+	// that is refused); the state is written anew.
+	Full bool
 }
 
 // maxProblems bounds the problems a report keeps (the lowest seqs are kept).
@@ -160,6 +187,20 @@ type chainChecker struct {
 	events  int64
 	head    string
 
+	// The auditor's state (auditinc.go). Events up to from are re-hashed, but their
+	// signatures are not verified again, nor the stored checkpoints of size below from: the
+	// digests of pin stand for them. pin, when not nil, is the tree the last audit verified:
+	// the log must extend it, and its digests must match what is stored up to it. sigs and
+	// cpsBelow are those digests as recomputed so far (cpsBelow over the stored checkpoints
+	// of size below the events added); events up to replayFrom are not sent to the replay.
+	from       int64
+	pin        *auditRecord
+	pinRoot    tlog.Hash
+	sigs       pinDigest
+	cps        pinDigest
+	cpsBelow   [32]byte
+	replayFrom int64
+
 	batch  auditBatch
 	jobs   chan auditBatch
 	replay chan<- auditBatch // also receives every batch, or nil
@@ -179,12 +220,17 @@ func newChainChecker(probs *problemList, anchors *KeyHistory) *chainChecker {
 			for b := range c.jobs {
 				if b.ready != nil {
 					for i := range b.evs {
-						b.decoded[i], b.decodeErr[i] = decodeEvent(&b.evs[i])
+						if b.evs[i].Seq > c.replayFrom {
+							b.decoded[i], b.decodeErr[i] = decodeEvent(&b.evs[i])
+						}
 					}
 					close(b.ready)
 				}
 				for i := range b.evs {
-					if b.pubs[i] != nil {
+					switch {
+					case b.evs[i].Seq <= c.from:
+						c.rehashAudited(&b.evs[i])
+					case b.pubs[i] != nil:
 						c.verify(&b.evs[i], b.pubs[i])
 					}
 				}
@@ -233,6 +279,10 @@ func (c *chainChecker) addLeaf(ev *Event) {
 		leaf = make([]byte, 32)
 	}
 	c.tree.Append(rfc6962.DefaultHasher.HashLeaf(leaf), nil)
+	c.cpsBelow = c.cps.sum
+	if c.pin != nil && c.pin.Size == c.events {
+		c.checkPin()
+	}
 	if c.want != nil && c.want.Size == ev.Seq && !c.badLeaf {
 		c.wantSeen = true
 		if root := c.root(); root != c.want.Root {
@@ -240,6 +290,7 @@ func (c *chainChecker) addLeaf(ev *Event) {
 		}
 	}
 	for c.stored != nil && c.nextCP != 0 && c.nextCP <= ev.Seq {
+		c.cps.add(string(c.nextNote))
 		if c.nextCP < ev.Seq {
 			c.probs.add(c.nextCP, "checkpoints", "checkpoint of size %d: it is out of order", c.nextCP)
 			c.advanceStored()
@@ -253,6 +304,8 @@ func (c *chainChecker) addLeaf(ev *Event) {
 			c.probs.add(ev.Seq, "checkpoints", "checkpoint stored under size %d says size %d", ev.Seq, cp.Size)
 		case !c.badLeaf && cp.Root != c.root():
 			c.probs.add(ev.Seq, "checkpoints", "checkpoint of size %d: its root %s is not the root %s of the first %d events: the events or the checkpoint were changed after it was signed", ev.Seq, rootB64(cp.Root), rootB64(c.root()), ev.Seq)
+		case ev.Seq < c.from:
+			// Pinned by the state's checkpoint digest: verified by an earlier audit.
 		default:
 			c.pending = append(c.pending, checkpointJob{size: ev.Seq, note: c.nextNote, pub: c.pub})
 		}
@@ -272,23 +325,44 @@ func (c *chainChecker) verifyCheckpoint(j checkpointJob) {
 	}
 }
 
-// verify re-hashes an event and checks its signature. A payload already in canonical form
-// (as Record stores it) is hashed as it is; any other is canonicalized first.
-func (c *chainChecker) verify(ev *Event, pub ed25519.PublicKey) {
-	var d [32]byte
+// rehash recomputes an event's hash and reports it when it does not match; ok is false then.
+// A payload already in canonical form (as Record stores it) is hashed as it is; any other is
+// canonicalized first.
+func (c *chainChecker) rehash(ev *Event) (d [32]byte, ok bool) {
 	if canonicalJSON(ev.Payload) {
 		d = sha256.Sum256(ev.canonicalWith(ev.Payload))
 	} else {
 		var err error
 		if d, err = ev.digest(); err != nil {
 			c.probs.add(ev.Seq, "", "event %d: it cannot be canonicalized, so its hash cannot be checked: %v", ev.Seq, err)
-			return
+			return d, false
 		}
 	}
 	var hx [2 * sha256.Size]byte
 	hex.Encode(hx[:], d[:])
 	if string(hx[:]) != ev.Hash {
 		c.probs.add(ev.Seq, "", "event %d: the event was changed after it was signed: its hash does not match its contents", ev.Seq)
+		return d, false
+	}
+	return d, true
+}
+
+// rehashAudited re-hashes an event an earlier audit checked: its payload as stored, which
+// that audit found canonical if the hash is still the same (the tree pins it); only when it
+// is not is the event checked as rehash checks any.
+func (c *chainChecker) rehashAudited(ev *Event) {
+	d := sha256.Sum256(ev.canonicalWith(ev.Payload))
+	var hx [2 * sha256.Size]byte
+	hex.Encode(hx[:], d[:])
+	if string(hx[:]) != ev.Hash {
+		c.rehash(ev)
+	}
+}
+
+// verify re-hashes an event and checks its signature.
+func (c *chainChecker) verify(ev *Event, pub ed25519.PublicKey) {
+	d, ok := c.rehash(ev)
+	if !ok {
 		return
 	}
 	sig, err := decodeSig(ev.Sig)
@@ -322,20 +396,26 @@ func (c *chainChecker) add(ev Event) {
 	if ev.V != FormatVersion {
 		c.probs.add(ev.Seq, "", "event %d: format version %d, but this audit checks version %d", ev.Seq, ev.V, FormatVersion)
 	}
-	if t, err := parseAt(ev.At); err != nil {
-		c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
-	} else if t.Before(c.lastAt) {
-		c.probs.add(ev.Seq, "", "event %d: its time %s is earlier than the time of the event before it", ev.Seq, ev.At)
-	} else {
-		c.lastAt = t
-	}
-	if err := checkActor(ev.Actor); err != nil {
-		c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
+	// An event before from is the one an earlier audit checked when its hash is (the worker
+	// re-hashes it, and the tree pins its hash): its time and actor are not read again,
+	// except the time of the event just before the new ones, which they must not precede.
+	if ev.Seq >= c.from {
+		if t, err := parseAt(ev.At); err != nil {
+			c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
+		} else if t.Before(c.lastAt) {
+			c.probs.add(ev.Seq, "", "event %d: its time %s is earlier than the time of the event before it", ev.Seq, ev.At)
+		} else {
+			c.lastAt = t
+		}
+		if err := checkActor(ev.Actor); err != nil {
+			c.probs.add(ev.Seq, "", "event %d: %v", ev.Seq, err)
+		}
 	}
 	pub, ok := c.keyOf(&ev)
 	if !ok {
 		pub = nil
 	}
+	c.sigs.add(ev.Sig)
 	c.addLeaf(&ev)
 	c.batch.evs = append(c.batch.evs, ev)
 	c.batch.pubs = append(c.batch.pubs, pub)
@@ -346,17 +426,22 @@ func (c *chainChecker) add(ev Event) {
 	}
 }
 
-// flush hands the pending batch to the workers and the replay.
+// flush hands the pending batch to the workers and, when it holds an event after
+// replayFrom, to the replay.
 func (c *chainChecker) flush() {
 	if len(c.batch.evs) == 0 {
 		return
 	}
-	if c.replay != nil {
+	replay := false
+	for i := range c.batch.evs {
+		replay = replay || (c.replay != nil && c.batch.evs[i].Seq > c.replayFrom)
+	}
+	if replay {
 		n := len(c.batch.evs)
 		c.batch.decoded, c.batch.decodeErr, c.batch.ready = make([]any, n), make([]error, n), make(chan struct{})
 	}
 	c.jobs <- c.batch
-	if c.replay != nil {
+	if replay {
 		c.replay <- c.batch
 	}
 	c.batch = auditBatch{evs: make([]Event, 0, auditBatchSize), pubs: make([]ed25519.PublicKey, 0, auditBatchSize)}
@@ -441,9 +526,30 @@ func (c *chainChecker) end() {
 	if c.badLeaf && c.want != nil {
 		c.probs.add(0, "", "the tree cannot be recomputed, because an event's hash is not 64 hex characters, so the checkpoint you hold cannot be checked")
 	}
+	if c.pin != nil && c.events < c.pin.Size {
+		c.probs.add(c.next, "", "the log has only %d event(s), but your last audit (at %s) verified %d: its tail was cut, or it was rewritten shorter", c.events, c.pin.AuditedAt, c.pin.Size)
+	}
+	if c.badLeaf && c.pin != nil {
+		c.probs.add(0, "", "the tree cannot be recomputed, because an event's hash is not 64 hex characters, so the tree your last audit verified cannot be checked")
+	}
 	for c.stored != nil && c.nextCP != 0 {
 		c.probs.add(c.nextCP, "checkpoints", "checkpoint of size %d: it covers more events than the log has (%d): events were removed after it was signed", c.nextCP, c.events)
 		c.advanceStored()
+	}
+}
+
+// checkPin compares the tree and the digests recomputed over the first pin.Size events with
+// the ones the last audit recorded. Call it when that many events have been added.
+func (c *chainChecker) checkPin() {
+	p := c.pin
+	if root := c.root(); !c.badLeaf && root != c.pinRoot {
+		c.probs.add(c.events, "", "the log does not extend the tree your last audit verified (at %s): its first %d events have root %s, but that audit recorded %s: the history up to event %d was rewritten, this is a fork, or the state belongs to another ledger", p.AuditedAt, p.Size, rootB64(root), p.Root, p.Size)
+	}
+	if c.sigs.hex() != p.Signatures {
+		c.probs.add(0, "events", "the signatures of events 1 to %d are not the ones your last audit verified (at %s): a signature was rewritten since; ledger audit --full verifies each one and names it", p.Size, p.AuditedAt)
+	}
+	if hex.EncodeToString(c.cpsBelow[:]) != p.Checkpoints {
+		c.probs.add(0, "checkpoints", "the stored checkpoints of size below %d are not the ones your last audit verified (at %s): one was changed, added or removed since; ledger audit --full checks each one", p.Size, p.AuditedAt)
 	}
 }
 
@@ -483,31 +589,81 @@ func (s *Store) Audit(ctx context.Context) (Report, error) {
 // checkpoint against the recomputed tree and the key current at its size, that the
 // append-only triggers are in place, and that every stored blob is named by an event.
 //
-// A checkpoint that does not verify under opts.Keys is an error, not a finding: the audit
-// cannot hold the log to it.
+// With opts.State, the audit starts from the auditor's state and is incremental (see
+// auditinc.go and docs/chain.md, "Incremental audit"), or full when there is no state yet
+// or opts.Full asks; a full or incremental audit that finds nothing wrong writes the state
+// anew. Without it the audit is full and keeps no state.
+//
+// Every audit first removes the files that killed audits left in its folders (the
+// temporary folder, and the state's): see auditfiles.go.
+//
+// A checkpoint that does not verify under opts.Keys, and a state that is refused (edited
+// by hand, its key missing) unless opts.Full, are errors, not findings: the audit cannot
+// hold the log to them.
 func (s *Store) AuditWith(ctx context.Context, opts AuditOptions) (Report, error) {
 	want, err := opts.checkpoint()
 	if err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
 	}
-	rtx, err := s.rdb.BeginTx(ctx, nil)
-	if err != nil {
-		return Report{}, fmt.Errorf("audit: %w", err)
+	if opts.State != "" {
+		return s.auditWithState(ctx, opts, want)
 	}
-	defer rtx.Rollback()
-	rp, err := newReplay(ctx)
+	removeStaleAuditFiles(os.TempDir())
+	rp, err := newReplay(ctx, os.TempDir())
 	if err != nil {
 		return Report{}, err
 	}
 	defer rp.close()
+	rep, _, err := s.audit(ctx, opts, want, auditPlan{rp: rp, start: s.now()})
+	return rep, err
+}
+
+// auditPlan says how an audit starts: the replay it feeds (an empty database, or the
+// working copy as of rp.from events), the tree the last audit verified (pin, or nil), and
+// whether the audit is incremental from it.
+type auditPlan struct {
+	rp          *replay
+	pin         *auditRecord
+	incremental bool
+	start       time.Time
+}
+
+// audit runs one audit of the database as plan says. Beside the report it returns the
+// record of what it verified (size, root, head, digests; without times or seal), from
+// which the caller writes the auditor's state when the report is OK.
+func (s *Store) audit(ctx context.Context, opts AuditOptions, want *Checkpoint, plan auditPlan) (Report, *auditRecord, error) {
+	rp := plan.rp
+	rtx, err := s.rdb.BeginTx(ctx, nil)
+	if err != nil {
+		return Report{}, nil, fmt.Errorf("audit: %w", err)
+	}
+	defer rtx.Rollback()
 
 	probs := &problemList{}
 	c := newChainChecker(probs, nil)
 	c.want = want
-	c.replay = rp.events
+	// The replay receives the events it lacks from the checker, in order with the others
+	// (a full audit; a working copy rebuilt or behind), or, when the working copy holds
+	// every event up to the last audit (feedNew), from a query of its own for the new events:
+	// then the replay, which costs the most per event, runs while the main pass re-hashes
+	// the old ones, rather than after it. Both read in rtx: one snapshot.
+	feedNew := plan.incremental && rp.from == plan.pin.Size
+	if !feedNew {
+		c.replay = rp.events
+		c.replayFrom = rp.from
+	}
+	if plan.pin != nil {
+		c.pin = plan.pin
+		if c.pinRoot, err = parseRoot(plan.pin.Root); err != nil {
+			return Report{}, nil, fmt.Errorf("audit: the state's root: %w", err)
+		}
+		if plan.incremental {
+			c.from = plan.pin.Size
+		}
+	}
 	cps, err := rtx.QueryContext(ctx, "SELECT size, note FROM checkpoints ORDER BY size")
 	if err != nil {
-		return Report{}, fmt.Errorf("audit: read checkpoints: %w", err)
+		return Report{}, nil, fmt.Errorf("audit: read checkpoints: %w", err)
 	}
 	defer cps.Close()
 	var cpErr error
@@ -523,22 +679,45 @@ func (s *Store) AuditWith(ctx context.Context, opts AuditOptions) (Report, error
 		return size, []byte(text), true
 	})
 	go rp.run(ctx, probs)
+	// What the store holds beside the events is checked into lists of its own, appended
+	// after the workers' problems in a fixed order (blobs and triggers, tables, then the
+	// checkpoints' consistency), so that the report lists problems in the same order as if
+	// each step had waited for the one before. The full audit checks the blobs after the
+	// main pass, while the replay catches up, and compares the tables once the replay is
+	// done. The incremental one checks the new events' blobs, and compares the rows they
+	// touched as soon as the replay has applied them, beside the main pass.
+	stored, tables, after := &problemList{}, &problemList{}, &problemList{}
+	fed, blobs, compared := make(chan error, 1), make(chan error, 1), make(chan error, 1)
+	if feedNew {
+		go func() { fed <- feedReplay(ctx, rtx, rp.from, rp.events) }()
+	} else {
+		fed <- nil
+	}
+	if plan.incremental {
+		go func() { blobs <- checkNewBlobs(ctx, rtx, plan.pin.Size, stored) }()
+		go func() {
+			err := <-rp.done
+			if err == nil {
+				err = compareTouched(ctx, rtx, rp.tx, tables)
+			}
+			compared <- err
+		}()
+	}
 	err = eachEvent(ctx, rtx, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events ORDER BY seq", c.add)
 	c.end()
 	c.closeQueue()
 	defer c.wg.Wait()
-	// The blob check reads only the store: it runs while the replay catches up. Its
-	// problems, like those of the tables, go to a list of their own, appended after the
-	// workers' ones, so that the report lists problems in the same order as if each step had
-	// waited for the one before.
-	stored := &problemList{}
-	if err == nil {
-		if berr := checkBlobs(ctx, rtx, stored); berr != nil {
-			err = berr
-		}
+	if err == nil && !plan.incremental {
+		err = checkBlobs(ctx, rtx, stored)
 	}
-	if rerr := <-rp.done; err == nil {
-		err = rerr
+	waits := []chan error{fed, rp.done}
+	if plan.incremental {
+		waits = []chan error{fed, blobs, compared}
+	}
+	for _, ch := range waits {
+		if werr := <-ch; err == nil {
+			err = werr
+		}
 	}
 	if err == nil {
 		err = cpErr
@@ -547,32 +726,46 @@ func (s *Store) AuditWith(ctx context.Context, opts AuditOptions) (Report, error
 		err = cps.Err()
 	}
 	if err != nil {
-		return Report{}, fmt.Errorf("audit: %w", err)
+		return Report{}, nil, fmt.Errorf("audit: %w", err)
 	}
 	// The workers may still be checking the last signatures.
-	if err := checkTriggers(ctx, rtx, rp.db, stored); err != nil {
-		return Report{}, fmt.Errorf("audit: %w", err)
+	if err := checkTriggers(ctx, rtx, stored); err != nil {
+		return Report{}, nil, fmt.Errorf("audit: %w", err)
 	}
-	for _, t := range projectionTables {
-		if err := compareTable(ctx, rtx, rp.db, t, stored); err != nil {
-			return Report{}, fmt.Errorf("audit: compare table %s: %w", t.name, err)
+	if !plan.incremental {
+		for _, t := range projectionTables {
+			if err := compareTable(ctx, rtx, rp.db, t, tables); err != nil {
+				return Report{}, nil, fmt.Errorf("audit: compare table %s: %w", t.name, err)
+			}
 		}
-	}
-	if err := checkRollups(ctx, rtx, stored); err != nil {
-		return Report{}, fmt.Errorf("audit: %w", err)
+		if err := checkRollups(ctx, rtx, tables); err != nil {
+			return Report{}, nil, fmt.Errorf("audit: %w", err)
+		}
 	}
 	root := c.root()
 	if want != nil && want.Size <= c.events {
-		checkConsistency(ctx, rtx, want, c.events, root, stored)
+		checkConsistency(ctx, rtx, want.Size, want.Root, "your checkpoint", c.events, root, after)
+	}
+	if p := plan.pin; p != nil && p.Size <= c.events && !c.badLeaf {
+		checkConsistency(ctx, rtx, p.Size, c.pinRoot, "the tree your last audit verified", c.events, root, after)
 	}
 	if len(opts.Witnesses) > 0 && want == nil {
-		if err := checkLatestCosigned(ctx, rtx, opts, stored); err != nil {
-			return Report{}, fmt.Errorf("audit: %w", err)
+		if err := checkLatestCosigned(ctx, rtx, opts, after); err != nil {
+			return Report{}, nil, fmt.Errorf("audit: %w", err)
 		}
 	}
 	c.wg.Wait()
 	probs.addAll(stored)
-	return probs.report(c.events, c.head, rootB64(root)), nil
+	probs.addAll(tables)
+	probs.addAll(after)
+	rep := probs.report(c.events, c.head, rootB64(root))
+	rep.Kind, rep.LastFull = "full", formatAt(plan.start)
+	if plan.incremental {
+		rep.Kind, rep.From, rep.LastFull = "incremental", plan.pin.Size, plan.pin.FullAt
+		rep.NotChecked = fmt.Sprintf("rows that no event after size %d touched, and blobs that no event after it names, are checked only by ledger audit --full; the last full audit was at %s", plan.pin.Size, plan.pin.FullAt)
+	}
+	rec := &auditRecord{Size: c.events, Root: rootB64(root), Head: c.head, Signatures: c.sigs.hex(), Checkpoints: hex.EncodeToString(c.cpsBelow[:])}
+	return rep, rec, nil
 }
 
 // checkpoint verifies the auditor's checkpoint, if any, under the trusted keys and witnesses.
@@ -591,16 +784,17 @@ func (o AuditOptions) checkpoint() (*Checkpoint, error) {
 }
 
 // checkConsistency proves from the stored tree that the log of size to (root) extends the
-// auditor's checkpoint, and checks the proof with the transparency-dev verifier.
-func checkConsistency(ctx context.Context, q queryer, want *Checkpoint, to int64, root tlog.Hash, probs *problemList) {
+// tree of size from (fromRoot) that the auditor holds (what names it), and checks the proof
+// with the transparency-dev verifier.
+func checkConsistency(ctx context.Context, q queryer, from int64, fromRoot tlog.Hash, what string, to int64, root tlog.Hash, probs *problemList) {
 	r := newStoredHashes(ctx, q)
 	defer r.close()
-	p, err := tlog.ProveTree(to, want.Size, r)
+	p, err := tlog.ProveTree(to, from, r)
 	if err == nil {
-		err = proof.VerifyConsistency(rfc6962.DefaultHasher, uint64(want.Size), uint64(to), hashBytes(p), want.Root[:], root[:])
+		err = proof.VerifyConsistency(rfc6962.DefaultHasher, uint64(from), uint64(to), hashBytes(p), fromRoot[:], root[:])
 	}
 	if err != nil {
-		probs.add(want.Size, "tree_hashes", "no consistency proof from your checkpoint of size %d to the log of size %d verifies: %v", want.Size, to, err)
+		probs.add(from, "tree_hashes", "no consistency proof from %s of size %d to the log of size %d verifies: %v", what, from, to, err)
 	}
 }
 
@@ -641,9 +835,9 @@ func checkLatestCosigned(ctx context.Context, tx *sql.Tx, opts AuditOptions, pro
 }
 
 // checkTriggers reports every append-only trigger of the migrations that the store lacks or
-// holds in another form (the replay database, freshly migrated, has them all).
-func checkTriggers(ctx context.Context, stored *sql.Tx, fresh *sql.DB, probs *problemList) error {
-	want, err := schemaTriggers(ctx, fresh)
+// holds in another form.
+func checkTriggers(ctx context.Context, stored *sql.Tx, probs *problemList) error {
+	want, err := wantedTriggers(ctx)
 	if err != nil {
 		return err
 	}
@@ -741,55 +935,113 @@ func checkBlobs(ctx context.Context, rtx *sql.Tx, probs *problemList) error {
 	})
 }
 
-// replay rebuilds the projection tables in an empty temporary database.
+// replay rebuilds the projection tables from the events: in an empty database of the
+// audit's own (a full audit), or in the auditor's working copy, which holds them as of
+// the events up to from and is extended with the later ones (an incremental audit).
 type replay struct {
-	dir    string
-	db     *sql.DB
+	file   *auditFile // the database's file while it is the audit's own; nil for a working copy opened in place
+	db     *sql.DB    // one connection
 	events chan auditBatch
 	done   chan error
+
+	// from is the number of events db holds already: the events up to it are skipped.
+	from int64
+	// track, when set, has run record the key of every row that the events after
+	// touchFrom write, delete or change (startTracking), for compareTouched.
+	track     bool
+	touchFrom int64
+	// keep has run leave its transaction open in tx, for the caller to compare and then
+	// commit or roll back; without it, run commits.
+	keep bool
+	tx   *sql.Tx
 }
 
-// newReplay makes the temporary database. It is thrown away after the audit, so it is
-// written without a journal and without fsync.
-func newReplay(ctx context.Context) (*replay, error) {
-	dir, err := os.MkdirTemp("", "ledger-audit-")
+// feedReplay sends the events after from, decoded, to the replay in batches, and closes
+// its channel.
+func feedReplay(ctx context.Context, q queryer, from int64, to chan<- auditBatch) error {
+	defer close(to)
+	var b auditBatch
+	send := func() {
+		b.ready = make(chan struct{})
+		close(b.ready)
+		to <- b
+		b = auditBatch{}
+	}
+	err := eachEvent(ctx, q, "SELECT seq, v, prev, at, actor, type, key, payload, hash, sig FROM events WHERE seq > ? ORDER BY seq", func(ev Event) {
+		p, err := decodeEvent(&ev)
+		b.evs, b.decoded, b.decodeErr = append(b.evs, ev), append(b.decoded, p), append(b.decodeErr, err)
+		if len(b.evs) == auditBatchSize {
+			send()
+		}
+	}, from)
+	if len(b.evs) > 0 {
+		send()
+	}
+	return err
+}
+
+// replayPragmas are those of an audit's own database: it is thrown away after the audit
+// (or made durable before it is kept, keepAs), so it is written without a journal and
+// without fsync.
+const replayPragmas = "_pragma=journal_mode(off)&_pragma=synchronous(off)&_pragma=foreign_keys(1)&_pragma=locking_mode(exclusive)&_pragma=cache_size(-65536)&_pragma=temp_store(memory)"
+
+// newReplay makes an empty database of the audit's own, ledger-audit-*.db in dir, locked
+// while the audit runs (auditfiles.go), and gives it the ledger's schema.
+func newReplay(ctx context.Context, dir string) (*replay, error) {
+	f, err := createAuditFile(dir, ".db")
 	if err != nil {
 		return nil, fmt.Errorf("audit: make a temporary database: %w", err)
 	}
-	path := filepath.Join(dir, "replay.db")
-	db, err := sql.Open(cachedDriverName, "file:"+path+"?_pragma=journal_mode(off)&_pragma=synchronous(off)&_pragma=foreign_keys(1)&_pragma=locking_mode(exclusive)&_pragma=cache_size(-65536)&_pragma=temp_store(memory)")
+	db, err := sql.Open(cachedDriverName, "file:"+f.path+"?"+replayPragmas)
 	if err == nil {
 		db.SetMaxOpenConns(1)
 		err = migrate(ctx, db)
 	}
 	if err != nil {
-		os.RemoveAll(dir)
+		if db != nil {
+			db.Close()
+		}
+		f.remove()
 		return nil, fmt.Errorf("audit: make a temporary database: %w", err)
 	}
-	return &replay{dir: dir, db: db, events: make(chan auditBatch, 4), done: make(chan error, 1)}, nil
+	return &replay{file: f, db: db, events: make(chan auditBatch, 4), done: make(chan error, 1)}, nil
 }
 
-// run applies every event it receives in one transaction, and reports on done when the
-// channel is closed. After an error it drains the channel.
+// run applies every event after from it receives in one transaction, and reports on done
+// when the channel is closed. After an error it drains the channel.
 func (r *replay) run(ctx context.Context, probs *problemList) {
 	tx, err := r.db.Begin()
-	var leaves int64 // events in the rebuilt tree: a leaf for each event, in the order given
+	leaves := r.from // events in the rebuilt tree: a leaf for each event, in the order given
 	tree := newStoredHashes(ctx, tx)
 	defer tree.close()
+	tracking := false
 	for b := range r.events {
 		<-b.ready
 		if err != nil {
 			continue
 		}
 		evs := b.evs
+		for len(evs) > 0 && evs[0].Seq <= r.from {
+			evs = evs[1:]
+		}
 		for i := range evs {
-			perr := b.decodeErr[i]
+			if r.track && !tracking && evs[i].Seq > r.touchFrom {
+				if err = startTracking(ctx, tx); err != nil {
+					break
+				}
+				tracking = true
+			}
+			j := i + len(b.evs) - len(evs)
+			perr := b.decodeErr[j]
 			if perr == nil {
-				perr = applyDecoded(tx, &evs[i], b.decoded[i])
+				perr = applyDecoded(tx, &evs[i], b.decoded[j])
 			}
 			if perr != nil {
 				probs.add(evs[i].Seq, "", "event %d: replaying it into an empty database fails: %v", evs[i].Seq, perr)
 			}
+		}
+		if err != nil || len(evs) == 0 {
+			continue
 		}
 		_, terr := tree.append(leaves, evs)
 		leaves += int64(len(evs))
@@ -798,15 +1050,59 @@ func (r *replay) run(ctx context.Context, probs *problemList) {
 			err = terr
 		}
 	}
-	if err == nil {
+	switch {
+	case err == nil && r.keep:
+		r.tx = tx
+	case err == nil:
 		err = tx.Commit()
+	case tx != nil:
+		tx.Rollback()
 	}
 	r.done <- err
 }
 
+// close rolls back what run left open, closes the database and removes it when it is the
+// audit's own.
 func (r *replay) close() {
+	if r.tx != nil {
+		r.tx.Rollback()
+		r.tx = nil
+	}
 	r.db.Close()
-	os.RemoveAll(r.dir)
+	if r.file != nil {
+		r.file.remove()
+		r.file = nil
+	}
+}
+
+// keepAs makes the audit's own database the working copy at path: it gives it a journal
+// (so that later audits extend it safely), closes it, syncs it to disk and renames it over
+// path. After keepAs, r is closed.
+func (r *replay) keepAs(ctx context.Context, path string) error {
+	if r.file == nil {
+		return r.db.Close()
+	}
+	_, err := r.db.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
+	if cerr := r.db.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.file.f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(r.file.path, path)
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		r.file.remove()
+		r.file = nil
+		return fmt.Errorf("keep the audit's working copy as %s: %w", path, err)
+	}
+	err = r.file.release()
+	r.file = nil
+	return err
 }
 
 // compareTable walks a projection table in the store and in the replay side by side and

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -284,10 +285,11 @@ func forgeLine(t *testing.T, line string) string {
 
 // TestReplayDatabaseSettings checks the throwaway database of the audit's replay: no journal,
 // no fsync, foreign keys enforced as in the store, its page cache bounded at 64 MiB, an
-// exclusive lock, and nothing left behind once it is closed.
+// exclusive lock, named ledger-audit-*.db, and nothing left behind once it is closed.
 func TestReplayDatabaseSettings(t *testing.T) {
 	ctx := context.Background()
-	rp, err := newReplay(ctx)
+	dir := t.TempDir()
+	rp, err := newReplay(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,9 +303,13 @@ func TestReplayDatabaseSettings(t *testing.T) {
 			t.Errorf("PRAGMA %s = %s, want %s", name, got, w)
 		}
 	}
+	path := rp.file.path
+	if m, _ := filepath.Match(filepath.Join(dir, "ledger-audit-*.db"), path); !m {
+		t.Errorf("the replay's database is %s; want ledger-audit-*.db in %s", path, dir)
+	}
 	rp.close()
-	if _, err := os.Stat(rp.dir); !os.IsNotExist(err) {
-		t.Errorf("the replay's directory %s is still there after close (%v)", rp.dir, err)
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("%s still holds %v after close", dir, left)
 	}
 }
 

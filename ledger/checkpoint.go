@@ -268,3 +268,14 @@ func OpenCheckpoint(msg []byte, noteKeys []string, witnesses []string) (Checkpoi
 
 // rootB64 is the standard base64 of a hash.
 func rootB64(h tlog.Hash) string { return base64.StdEncoding.EncodeToString(h[:]) }
+
+// parseRoot reads a hash that rootB64 wrote.
+func parseRoot(s string) (tlog.Hash, error) {
+	var h tlog.Hash
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b) != len(h) {
+		return h, fmt.Errorf("%q is not the standard base64 of 32 bytes: %w", s, ErrInvalid)
+	}
+	copy(h[:], b)
+	return h, nil
+}

@@ -35,7 +35,10 @@
 // Tables other than the events, the blobs and the credentials are projections. [Store.Audit]
 // recomputes every hash, link and signature, re-hashes every blob, replays every event into
 // an empty database and compares each projection table with the stored one; its [Report]
-// names the first bad seq and what is wrong. [Store.Export] writes the events as JSON lines;
+// names the first bad seq and what is wrong. [Store.AuditWith] with [AuditOptions].State
+// audits incrementally from the auditor's state: the whole chain re-hashed against the tree
+// the last audit verified, the new events' signatures verified and the rows they touched
+// compared (auditinc.go). [Store.Export] writes the events as JSON lines;
 // [AuditExport] checks such an export against a keys document ([ParseKeys]) without a
 // database. The chain format is documented for auditors in docs/chain.md.
 //

@@ -35,6 +35,15 @@ var rollupChecks = []struct {
 		"SELECT batch, facet, key, note, n, calls, prompt_tokens, completion_tokens, latency_ms FROM batch_counts"},
 }
 
+// rollupTables are the rollup tables with their keys, for the incremental audit, which
+// compares the rollup rows the new events touched with those the working copy's triggers
+// keep (auditinc.go).
+var rollupTables = []projectionTable{
+	{name: "citation_rollup", orderBy: "citation"},
+	{name: "seam_batches", orderBy: "seam, batch"},
+	{name: "batch_counts", orderBy: "batch, facet, key, note"},
+}
+
 // maxRollupProblems bounds the rows the audit names per rollup table and direction; the
 // report says how many more there were.
 const maxRollupProblems = 5

@@ -9,6 +9,10 @@ import (
 	"evidenceledger/ledger"
 )
 
+// handleAudit answers GET /api/audit with the full audit of the chain. The server keeps no
+// auditor's state (that is the auditor's own, where the server cannot write: docs/chain.md,
+// "Incremental audit"), so the report's kind is always "full", from 0, and its last_full is
+// this run.
 func (s *server) handleAudit(w http.ResponseWriter, r *http.Request) {
 	run, err := s.audits.run(r.Context(), s.chainReads().Audit)
 	if err != nil {

@@ -291,7 +291,8 @@ func TestAuditPage(t *testing.T) {
 		t.Errorf("GET /paste as an auditor: %d, want 403", q.status)
 	}
 	p = b.get("/audit?run=1")
-	if !strings.Contains(p.body, "The chain holds.") || !strings.Contains(p.body, `<dd id="audit-events">3</dd>`) || !strings.Contains(p.body, "<html") {
+	if !strings.Contains(p.body, "The chain holds.") || !strings.Contains(p.body, `<dd id="audit-events">3</dd>`) || !strings.Contains(p.body, "<html") ||
+		!strings.Contains(p.body, `<dd id="audit-kind">full: every signature verified`) || !strings.Contains(p.body, `<dd id="audit-last-full">this one</dd>`) {
 		t.Fatalf("audit run without JS: %s", p.body)
 	}
 	p = b.get("/audit?run=1", "HX-Request", "true")

@@ -83,6 +83,7 @@ func TestAPI(t *testing.T) {
 		{"audit with a wrong scheme", "GET", "/api/audit", "Basic " + f.auditor, 401, `"error"`},
 		{"audit with an unknown token", "GET", "/api/audit", "Bearer evl_" + strings.Repeat("A", 43), 401, "unknown token"},
 		{"audit as auditor", "GET", "/api/audit", "Bearer " + f.auditor, 200, `{"ok":true,"events":3,"head":"`},
+		{"the server's audit is full", "GET", "/api/audit", "Bearer " + f.auditor, 200, `"kind":"full","from":0,"last_full":"`},
 		{"scheme is case-insensitive", "GET", "/api/keys", "bearer " + f.auditor, 200, `{"keys":[{"id":"`},
 		{"events default page", "GET", "/api/events", "Bearer " + f.auditor, 200, `{"events":[{"v":1,"seq":1,"prev":"0000`},
 		{"events after the head", "GET", "/api/events?after=3", "Bearer " + f.auditor, 200, `{"events":[]}`},

@@ -72,7 +72,7 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	if r := ledgerCmd(t, keyed, "import", "../../testdata/pastes/labelled-list.txt"); r.code != 0 {
 		t.Fatalf("import into the restored ledger: %+v", r)
 	}
-	if r := ledgerCmd(t, keyed, "audit"); r.code != 0 {
+	if r := ledgerCmd(t, keyed, "audit", "--full"); r.code != 0 || !strings.Contains(r.stdout, "Audit: full") {
 		t.Fatalf("audit of the restored ledger after an import: %+v", r)
 	}
 }

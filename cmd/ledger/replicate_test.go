@@ -145,7 +145,7 @@ func TestReplicateKill9(t *testing.T) {
 	if r := ledgerCmd(t, restored, "restore", "--from", replicaDir); r.code != 0 {
 		t.Fatalf("restore --from: %+v", r)
 	}
-	if r := ledgerCmd(t, restored, "audit"); r.code != 0 {
+	if r := ledgerCmd(t, restored, "audit", "--full"); r.code != 0 || !strings.Contains(r.stdout, "Audit: full") {
 		t.Fatalf("audit of the restored ledger: %+v", r)
 	}
 	got, orig := allEvents(t, restored), allEvents(t, data)
