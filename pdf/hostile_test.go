@@ -153,7 +153,10 @@ func TestHostilePDFs(t *testing.T) {
 					if !isKnownPDFError(err) {
 						t.Errorf("error %v wraps none of the package's errors", err)
 					}
-					if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
+					// Under the race detector a worker's shadow memory counts in its memory cap,
+					// so it may reach the cap before the engine finds the damage: a limit is
+					// then as good an answer (the document is refused either way).
+					if tc.wantErr != nil && !errors.Is(err, tc.wantErr) && !(raceBuild && errors.Is(err, ErrLimit)) {
 						t.Errorf("error %v, want %v", err, tc.wantErr)
 					}
 					if tc.wantRead {
