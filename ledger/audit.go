@@ -1,3 +1,11 @@
+// The audit of the database in one file: the chain checker (links, keys, the recomputed tree,
+// the stored checkpoints, the digests the auditor's state pins, and the hash and signature
+// workers), the replay into a database of its own, the comparison of its tables with the
+// stored ones, and the one function that runs them together for the full and the
+// incremental audit (auditinc.go adds what only the incremental one does). They share the
+// batches, the problem list and the order in which each step may start; split, the
+// hand-offs between the goroutines would be read across files.
+
 package ledger
 
 import (
@@ -728,8 +736,15 @@ func (s *Store) audit(ctx context.Context, opts AuditOptions, want *Checkpoint, 
 	if err != nil {
 		return Report{}, nil, fmt.Errorf("audit: %w", err)
 	}
-	// The workers may still be checking the last signatures.
-	if err := checkTriggers(ctx, rtx, stored); err != nil {
+	// The workers may still be checking the last signatures. The working copy's connection
+	// is its open transaction's (incremental); the replay's database is free (full).
+	var fresh interface {
+		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	} = rp.db
+	if rp.tx != nil {
+		fresh = rp.tx
+	}
+	if err := checkTriggers(ctx, rtx, fresh, stored); err != nil {
 		return Report{}, nil, fmt.Errorf("audit: %w", err)
 	}
 	if !plan.incremental {
@@ -835,9 +850,11 @@ func checkLatestCosigned(ctx context.Context, tx *sql.Tx, opts AuditOptions, pro
 }
 
 // checkTriggers reports every append-only trigger of the migrations that the store lacks or
-// holds in another form.
-func checkTriggers(ctx context.Context, stored *sql.Tx, probs *problemList) error {
-	want, err := wantedTriggers(ctx)
+// holds in another form (the replay's database, migrated by this program, has them all).
+func checkTriggers(ctx context.Context, stored *sql.Tx, fresh interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, probs *problemList) error {
+	want, err := schemaTriggers(ctx, fresh)
 	if err != nil {
 		return err
 	}

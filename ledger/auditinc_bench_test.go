@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,42 +22,14 @@ import (
 //
 // The ledger's base size is LEDGER_BENCH_AUDIT_BASE checks (default 100,000; 1000000 for
 // the million); LEDGER_BENCH_AUDIT_DIR keeps it in a directory of one's choosing,
-// built once and extended by later runs. Run it with a fixed count of rounds:
+// built once and extended by later runs. The ledger and the state of its first, full audit
+// are made once per test process (incrementalFixture), however often the testing package
+// calls the benchmark. Run it with a fixed count of rounds:
 //
 //	go test ./ledger -run '^$' -bench AuditIncremental -benchtime 3x -timeout 2h
 func BenchmarkAuditIncremental(b *testing.B) {
-	base := 100_000
-	if v := os.Getenv("LEDGER_BENCH_AUDIT_BASE"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			b.Fatalf("LEDGER_BENCH_AUDIT_BASE=%q: want a number of checks", v)
-		}
-		base = n
-	}
-	const fresh = 10_000
-	var s *Store
-	if dir := os.Getenv("LEDGER_BENCH_AUDIT_DIR"); dir == "" {
-		s, _ = openTest(b)
-	} else {
-		var err error
-		if s, err = Open(context.Background(), dir, Options{Now: testClock()}); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { s.Close() })
-	}
-	ctx := context.Background()
-	events := checkLedger(b, s, base)
-	var checks int
-	if err := s.rdb.QueryRowContext(ctx, "SELECT count(*) FROM checks").Scan(&checks); err != nil {
-		b.Fatal(err)
-	}
-	state := filepath.Join(b.TempDir(), "auditor.state")
-	start := time.Now()
-	rep, err := s.AuditWith(ctx, AuditOptions{State: state, Full: true})
-	if err != nil || !rep.OK || rep.Kind != "full" {
-		b.Fatalf("full audit: %v %+v", err, rep.Problems)
-	}
-	full := time.Since(start)
+	f := incremental.get(b)
+	s, ctx := f.s, context.Background()
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	digests := make([][32]byte, 4096)
 	sigs := make([][]byte, len(digests))
@@ -69,33 +42,126 @@ func BenchmarkAuditIncremental(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		before := events
-		checks += fresh
-		events = checkLedger(b, s, checks)
-		added += events - before
+		before := f.events
+		f.checks += incrementalChecks
+		f.events = checkLedger(b, s, f.checks)
+		added += f.events - before
 		runtime.GC()
 		b.StartTimer()
 		start := time.Now()
-		rep, err := s.AuditWith(ctx, AuditOptions{State: state})
-		if err != nil || !rep.OK || rep.Kind != "incremental" || rep.From != before || rep.Events != events {
-			b.Fatalf("incremental audit: %v from %d (want %d), %d events (want %d): %+v %q", err, rep.From, before, rep.Events, events, rep.Problems, rep.Notes)
+		rep, err := s.AuditWith(ctx, AuditOptions{State: f.state})
+		if err != nil || !rep.OK || rep.Kind != "incremental" || rep.From != before || rep.Events != f.events {
+			b.Fatalf("incremental audit: %v from %d (want %d), %d events (want %d): %+v %q", err, rep.From, before, rep.Events, f.events, rep.Problems, rep.Notes)
 		}
 		audit += time.Since(start)
 		b.StopTimer()
-		verify += verifyFloor(pub, digests, sigs, int(events-before))
+		verify += verifyFloor(pub, digests, sigs, int(f.events-before))
 		hash += hashFloor(b, s)
 		b.StartTimer()
 	}
 	rounds := float64(b.N)
 	floor := verify + hash
-	b.ReportMetric(float64(events), "events")
+	b.ReportMetric(float64(f.events), "events")
 	b.ReportMetric(float64(added)/rounds, "new-events")
 	b.ReportMetric(audit.Seconds()/rounds, "incremental-s")
 	b.ReportMetric(floor.Seconds()/rounds, "floor-s")
 	b.ReportMetric(verify.Seconds()/rounds, "verify-floor-s")
 	b.ReportMetric(hash.Seconds()/rounds, "hash-floor-s")
 	b.ReportMetric(audit.Seconds()/floor.Seconds(), "x-floor")
-	b.ReportMetric(full.Seconds(), "first-full-s")
+	if f.full > 0 {
+		b.ReportMetric(f.full.Seconds(), "first-full-s")
+	}
+	if st, err := os.Stat(f.state + ".db"); err == nil {
+		b.ReportMetric(float64(st.Size())/1e6, "working-copy-MB")
+	}
+	if st, err := os.Stat(s.path); err == nil {
+		b.ReportMetric(float64(st.Size())/1e6, "ledger-MB")
+	}
+}
+
+// incrementalChecks is the number of checks each round of BenchmarkAuditIncremental adds.
+const incrementalChecks = 10_000
+
+// incrementalFixture is BenchmarkAuditIncremental's ledger and auditor state, made on its
+// first call: the ledger built (or extended) to its base size, and audited in full once,
+// which wrote the state the rounds start from (a ledger kept in LEDGER_BENCH_AUDIT_DIR keeps
+// its state in DIR.auditor, and a later run brings it up to date incrementally instead).
+// The files are removed when the tests end (removeBenchFixtures), but for a kept ledger.
+type incrementalFixture struct {
+	once   sync.Once
+	err    error
+	s      *Store
+	state  string
+	checks int
+	events int64
+	full   time.Duration
+	remove []string
+}
+
+var incremental incrementalFixture
+
+func (f *incrementalFixture) get(b *testing.B) *incrementalFixture {
+	f.once.Do(func() { f.err = f.make(b) })
+	if f.err != nil {
+		b.Fatal(f.err)
+	}
+	return f
+}
+
+func (f *incrementalFixture) make(b *testing.B) error {
+	base := 100_000
+	if v := os.Getenv("LEDGER_BENCH_AUDIT_BASE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("LEDGER_BENCH_AUDIT_BASE=%q: want a number of checks", v)
+		}
+		base = n
+	}
+	dir := os.Getenv("LEDGER_BENCH_AUDIT_DIR")
+	var stateDir string
+	if dir == "" {
+		d, err := os.MkdirTemp("", "ledger-bench-")
+		if err != nil {
+			return err
+		}
+		dir, stateDir = filepath.Join(d, "data"), filepath.Join(d, "auditor")
+		f.remove = append(f.remove, d)
+	} else {
+		// A kept ledger keeps its auditor's state beside it, so that a later run starts
+		// from it rather than from a full audit.
+		stateDir = filepath.Clean(dir) + ".auditor"
+	}
+	f.state = filepath.Join(stateDir, "auditor.state")
+	ctx := context.Background()
+	var err error
+	if f.s, err = Open(ctx, dir, Options{Now: testClock()}); err != nil {
+		return err
+	}
+	f.events = checkLedger(b, f.s, base)
+	if err := f.s.rdb.QueryRowContext(ctx, "SELECT count(*) FROM checks").Scan(&f.checks); err != nil {
+		return err
+	}
+	_, err = os.Stat(f.state)
+	kept := err == nil
+	start := time.Now()
+	rep, err := f.s.AuditWith(ctx, AuditOptions{State: f.state, Full: !kept})
+	if err == nil && (!rep.OK || rep.Events != f.events) {
+		err = fmt.Errorf("the first audit (%s): %+v %q", rep.Kind, rep.Problems, rep.Notes)
+	}
+	if !kept {
+		f.full = time.Since(start)
+	}
+	return err
+}
+
+// removeBenchFixtures closes and removes what the benchmarks' fixtures made.
+func removeBenchFixtures() {
+	if incremental.s != nil {
+		incremental.s.Close()
+	}
+	for _, d := range incremental.remove {
+		os.RemoveAll(d)
+	}
 }
 
 // hashFloor reads every event of s in seq order, as the audit reads them, and hashes its

@@ -431,3 +431,14 @@ func TestAuditRemovesWhatKilledAuditsLeft(t *testing.T) {
 		t.Errorf("the temporary folder holds %v after the audits", left)
 	}
 }
+
+// A trigger dropped behind the program's back is caught by the incremental audit too.
+func TestIncrementalAuditComparesTriggers(t *testing.T) {
+	s, dir := openTest(t)
+	state := filepath.Join(t.TempDir(), "ledger.state")
+	grow(t, s, 1)
+	mustHold(t, auditAt(t, s, state, false), "full")
+	grow(t, s, 1)
+	mustExec(t, rawDB(t, dir), "DROP TRIGGER events_no_update")
+	mustFind(t, auditAt(t, s, state, false), "triggers", "events_no_update")
+}

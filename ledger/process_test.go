@@ -18,7 +18,9 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("LEDGER_TEST_CHILD") {
 	case "":
-		os.Exit(m.Run())
+		code := m.Run()
+		removeBenchFixtures()
+		os.Exit(code)
 	case "loop":
 		os.Exit(childRecord(-1))
 	default:
