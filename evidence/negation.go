@@ -1,6 +1,8 @@
 package evidence
 
 import (
+	"math/bits"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -208,19 +210,19 @@ var functionWords = map[lang][]string{
 	langDE: {"der", "die", "das", "und", "ist", "den", "dem", "des", "ein", "eine", "einen",
 		"mit", "von", "zu", "auf", "für", "sich", "auch", "wird", "werden", "hat", "wurde", "im",
 		"nach", "bei", "aus", "oder", "sie", "er", "es"},
-	langFR: {"le", "les", "des", "du", "et", "est", "une", "un", "dans", "pour", "qui", "sur",
+	langFR: {"le", "la", "les", "de", "des", "du", "en", "que", "et", "est", "une", "un", "dans", "pour", "qui", "sur",
 		"au", "aux", "par", "avec", "ce", "cette", "il", "elle", "sont", "été", "plus", "mais",
 		"ou", "leur", "ont", "son", "sa", "ses"},
-	langES: {"el", "los", "las", "del", "y", "es", "una", "por", "con", "para", "se", "al",
+	langES: {"el", "la", "los", "las", "de", "del", "en", "que", "un", "y", "es", "una", "por", "con", "para", "se", "al",
 		"lo", "su", "sus", "como", "más", "pero", "fue", "está", "este", "esta", "entre",
 		"también", "han", "ha"},
-	langIT: {"il", "gli", "di", "della", "del", "delle", "dei", "è", "che", "per", "con", "una",
+	langIT: {"il", "la", "gli", "un", "di", "della", "del", "delle", "dei", "è", "che", "per", "con", "una",
 		"sono", "nel", "nella", "alla", "anche", "come", "più", "ma", "questo", "questa",
 		"stato", "ha", "hanno"},
-	langPT: {"o", "os", "do", "da", "dos", "das", "em", "um", "uma", "para", "com", "é", "ao",
+	langPT: {"o", "os", "de", "do", "da", "dos", "das", "em", "que", "um", "uma", "para", "com", "é", "ao",
 		"na", "nas", "nos", "pelo", "pela", "mais", "mas", "foi", "está", "como", "também",
 		"seu", "sua", "ele", "ela", "este", "esta"},
-	langNL: {"het", "een", "van", "en", "dat", "op", "te", "voor", "met", "zijn", "ook", "aan",
+	langNL: {"de", "het", "een", "van", "en", "dat", "op", "te", "voor", "met", "zijn", "ook", "aan",
 		"bij", "worden", "werd", "maar", "deze", "dit", "wordt"},
 	langCS: {"je", "se", "na", "že", "to", "jsou", "byl", "byla", "pro", "jako", "ale", "by",
 		"od", "po", "jeho", "také", "který", "která", "které", "podle", "si", "jsem"},
@@ -242,28 +244,34 @@ var functionWordLangs = func() map[string]lang {
 }()
 
 // passageLanguages returns the languages a passage is written in, read from its function
-// words, or 0 when it cannot be told: the languages with at least a third of the hits of
-// the most frequent one, when that one has at least two.
+// words, or 0 when it cannot be told: the languages with at least a third of the weight of
+// the heaviest (a word shared by k languages weighs 1/k in each), when one language has at
+// least two of its words in the passage.
 func passageLanguages(passage string) lang {
-	var hits [16]int
+	// words counts each language's function words; weight the same with a word of k
+	// languages counting 1/k for each, in units of wordShare (divisible by every k up to 6),
+	// so that the words many languages share ("la", "de") point to where they are frequent
+	// together without making each of those languages as likely as the one whose own words
+	// the passage holds.
+	const wordShare = 60
+	var words, weight [16]int
 	for _, w := range Words(seenLower(passage)) {
 		ls := functionWordLangs[w.Text]
+		share := wordShare / max(1, bits.OnesCount16(uint16(ls)))
 		for b := 0; ls != 0; b++ {
 			if ls&1 != 0 {
-				hits[b]++
+				words[b]++
+				weight[b] += share
 			}
 			ls >>= 1
 		}
 	}
-	top := 0
-	for _, h := range hits {
-		top = max(top, h)
-	}
-	if top < 2 {
+	if slices.Max(words[:]) < 2 {
 		return 0
 	}
+	top := slices.Max(weight[:])
 	var out lang
-	for b, h := range hits {
+	for b, h := range weight {
 		if h > 0 && 3*h >= top {
 			out |= 1 << b
 		}

@@ -43,22 +43,25 @@ func TestCatalogLang(t *testing.T) {
 	}
 }
 
-// langPDFs are the PDFs of testdata/pdf/lang: one sentence whose "sin" is English (a sin
-// tax) or, read as Spanish, a negation ("without"), under each /Lang; verify's
-// TestPDFDeclaredLanguage checks an elided quote over it against each.
-var langPDFs = map[string]string{
-	"lang-none.pdf": "",
-	"lang-en.pdf":   "/Lang (en-GB)",
-	"lang-es.pdf":   "/Lang (es)",
+// langPDFs are the PDFs of testdata/pdf/lang, each a /Lang over one sentence. Three hold an
+// English sentence whose "sin" is English (a sin tax) or, read as Spanish, a negation
+// ("without"), too short for the passage to tell its language; the fourth declares English
+// over a Spanish sentence whose words do tell. verify's TestPDFDeclaredLanguage checks an
+// elided quote over each.
+var langPDFs = map[string]struct{ catalog, sentence string }{
+	"lang-none.pdf":       {"", langSentence},
+	"lang-en.pdf":         {"/Lang (en-GB)", langSentence},
+	"lang-es.pdf":         {"/Lang (es)", langSentence},
+	"lang-en-over-es.pdf": {"/Lang (en)", "Aprobaron la reforma sin votos de la oposicion en el pleno."},
 }
 
-// langSentence is the sentence of the lang PDFs: too few function words for the negation
-// check to tell its language from the passage alone.
+// langSentence is the English sentence of the lang PDFs: too few function words for the
+// negation check to tell its language from the passage alone.
 const langSentence = "Lawmakers debated sin taxes, tobacco levies, excise duties."
 
 // TestLangPDFs keeps testdata/pdf/lang equal to its drawings (-update rewrites it).
 func TestLangPDFs(t *testing.T) {
-	for name, catalog := range langPDFs {
-		compareOrWriteIn(t, "../testdata/pdf/lang", name, onePage(catalog, "", "", textAt(72, 700, 12, langSentence)))
+	for name, p := range langPDFs {
+		compareOrWriteIn(t, "../testdata/pdf/lang", name, onePage(p.catalog, "", "", textAt(72, 700, 12, p.sentence)))
 	}
 }

@@ -281,29 +281,35 @@ func TestCutPDFNotRead(t *testing.T) {
 // check, as a web page's lang is. Over "Lawmakers debated sin taxes, …", whose passage
 // does not tell its language, an ellipsis over "sin" is read as English (a sin tax: found)
 // only under /Lang en; with no /Lang the word counts as the Spanish negation, and under
-// /Lang es it is one.
+// /Lang es it is one. A /Lang en over a Spanish sentence whose own words tell Spanish does
+// not make its dropped "sin" (without) harmless: the declaration never overrules them.
 func TestPDFDeclaredLanguage(t *testing.T) {
+	const english = "Lawmakers debated … taxes, tobacco levies, excise duties"
+	cases := []struct {
+		file, quote string
+		want        evidence.Status
+	}{
+		{"lang-none.pdf", english, evidence.StatusNotFound},
+		{"lang-en.pdf", english, evidence.StatusFound},
+		{"lang-es.pdf", english, evidence.StatusNotFound},
+		{"lang-en-over-es.pdf", "Aprobaron la reforma … votos de la oposicion en el pleno", evidence.StatusNotFound},
+	}
 	files := map[string][]byte{}
-	for _, name := range []string{"lang-none.pdf", "lang-en.pdf", "lang-es.pdf"} {
-		files["/"+name] = readPDF(t, filepath.Join("lang", name))
+	for _, c := range cases {
+		files["/"+c.file] = readPDF(t, filepath.Join("lang", c.file))
 	}
 	srv := newPDFServer(t, files)
 	c := NewChecker(fetchtest.Config())
-	const quote = "Lawmakers debated … taxes, tobacco levies, excise duties"
-	for name, want := range map[string]evidence.Status{
-		"lang-none.pdf": evidence.StatusNotFound,
-		"lang-en.pdf":   evidence.StatusFound,
-		"lang-es.pdf":   evidence.StatusNotFound,
-	} {
-		out, err := c.Check(context.Background(), target(srv.At("a.test", "/"+name), quote))
+	for _, tc := range cases {
+		out, err := c.Check(context.Background(), target(srv.At("a.test", "/"+tc.file), tc.quote))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out.Checked.Status != want {
-			t.Errorf("%s: %s (%s), want %s", name, out.Checked.Status, out.Checked.Note, want)
+		if out.Checked.Status != tc.want {
+			t.Errorf("%s: %s (%s), want %s", tc.file, out.Checked.Status, out.Checked.Note, tc.want)
 		}
-		if want == evidence.StatusNotFound && !strings.Contains(out.Checked.Note, "sin") {
-			t.Errorf("%s: the note %q does not name the negation the ellipsis drops", name, out.Checked.Note)
+		if tc.want == evidence.StatusNotFound && !strings.Contains(out.Checked.Note, "sin") {
+			t.Errorf("%s: the note %q does not name the negation the ellipsis drops", tc.file, out.Checked.Note)
 		}
 	}
 }
